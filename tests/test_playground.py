@@ -1,0 +1,183 @@
+"""Unit tests for the playground's Python bridge (autograd_py.playground), run in CPython."""
+
+import json
+import sys
+
+import pytest
+
+from autograd_py import playground
+from autograd_py.playground import Session
+
+
+@pytest.fixture
+def session():
+    return Session()
+
+
+def test_namespace_persists_between_runs_and_console(session):
+    assert session.run("a = 41")["ok"]
+    result = session.run("a += 1\nprint(a)")
+    assert result == {**result, "ok": True, "stdout": "42\n", "stderr": "", "error": None}
+    assert session.eval_line("a * 2")["stdout"] == "84\n"
+    assert session.eval_line("b = a - 2")["stdout"] == ""
+    assert session.run("print(b)")["stdout"] == "40\n"
+
+
+def test_reset_forgets_user_names(session):
+    session.run("a = 1")
+    session.reset()
+    result = session.run("print(a)")
+    assert not result["ok"]
+    assert result["error"]["type"] == "NameError"
+    assert result["error"]["lineno"] == 1
+
+
+def test_import_torch_is_autograd_py(session):
+    result = session.run("import torch\nimport autograd_py\nprint(torch.Tensor is autograd_py.Tensor)")
+    assert result["ok"], result["error"]
+    assert result["stdout"] == "True\n"
+
+
+def test_console_prints_repr_of_expressions_only(session):
+    assert session.eval_line("'hi'")["stdout"] == "'hi'\n"
+    assert session.eval_line("None")["stdout"] == ""
+    assert session.eval_line("print('x')")["stdout"] == "x\n"
+    assert session.eval_line("x = 3; x + 1")["stdout"] == "4\n"
+
+
+def test_error_reports_editor_line_and_only_user_frames(session):
+    code = "def f(v):\n    return 1 / v\n\nprint('before')\nf(0)\n"
+    result = session.run(code)
+    error = result["error"]
+    assert not result["ok"]
+    assert result["stdout"] == "before\n"
+    assert error["type"] == "ZeroDivisionError"
+    assert error["message"] == "division by zero"
+    # The innermost editor line is the one to mark: where the error happened.
+    assert error["lineno"] == 2
+    tb = error["traceback"]
+    assert tb.startswith("Traceback (most recent call last):\n")
+    assert 'File "<editor>", line 5, in <module>' in tb
+    assert 'File "<editor>", line 2, in f' in tb
+    assert "    return 1 / v" in tb
+    assert "playground.py" not in tb
+    assert tb.rstrip().endswith("ZeroDivisionError: division by zero")
+
+
+def test_error_raised_inside_autograd_py_hides_library_frames(session):
+    code = (
+        "import torch\n"
+        "x = torch.ones(2, 3, requires_grad=True)\n"
+        "y = x * 2\n"
+        "y.backward()\n"
+    )
+    result = session.run(code)
+    error = result["error"]
+    assert error["type"] == "RuntimeError"
+    assert error["message"] == "grad can be implicitly created only for scalar outputs"
+    assert error["lineno"] == 4
+    assert "autograd_py" not in error["traceback"]
+    assert error["traceback"].count('File "') == 1
+
+
+def test_backward_twice_message(session):
+    code = (
+        "import torch\n"
+        "x = torch.tensor(2.0, requires_grad=True)\n"
+        "y = x * x\n"
+        "y.backward()\n"
+        "y.backward()\n"
+    )
+    error = session.run(code)["error"]
+    assert error["type"] == "RuntimeError"
+    assert error["message"].startswith("Trying to backward through the graph a second time")
+    assert error["lineno"] == 5
+
+
+def test_syntax_error_has_line_and_caret(session):
+    result = session.run("x = 1\ny = (2 +\n")
+    error = result["error"]
+    assert error["type"] == "SyntaxError"
+    assert error["lineno"] == 2
+    assert 'File "<editor>", line 2' in error["traceback"]
+
+
+def test_non_leaf_grad_warning_every_time_on_editor_line(session):
+    code = (
+        "import torch\n"
+        "x = torch.ones(2, requires_grad=True)\n"
+        "y = x * 2\n"
+        "print(y.grad)\n"
+        "print(y.grad)\n"
+    )
+    for _ in range(2):  # a second run must warn again, too
+        result = session.run(code)
+        assert result["ok"], result["error"]
+        assert result["stdout"] == "None\nNone\n"
+        lines = [l for l in result["stderr"].splitlines() if "UserWarning" in l]
+        assert len(lines) == 2
+        assert lines[0].startswith("<editor>:4: UserWarning: The .grad attribute of a Tensor that is not a leaf Tensor")
+        assert lines[1].startswith("<editor>:5: UserWarning: ")
+        assert "  print(y.grad)\n" in result["stderr"]
+
+
+def test_user_warnings_keep_their_line_and_stream_as_warning():
+    seen = []
+    session = Session(on_output=lambda stream, text: seen.append((stream, text)))
+    result = session.run("import warnings\nprint('a')\nwarnings.warn('careful')\n")
+    assert result["stderr"].startswith("<editor>:3: UserWarning: careful\n")
+    assert [s for s, _ in seen] == ["stdout", "warning"]
+
+
+def test_stream_callback_preserves_order_and_content():
+    seen = []
+    session = Session(on_output=lambda stream, text: seen.append((stream, text)))
+    session.run("import sys\nprint('one')\nprint('two', file=sys.stderr)\nprint('three')\n")
+    assert seen == [("stdout", "one\n"), ("stderr", "two\n"), ("stdout", "three\n")]
+
+
+def test_output_is_capped_with_a_note_and_stays_fast():
+    seen = []
+    session = Session(on_output=lambda stream, text: seen.append((stream, text)))
+    result = session.run("for i in range(10**6):\n    print(i)\nprint('survived')\n")
+    assert result["ok"]
+    assert result["stdout"].count("\n") == playground.MAX_OUTPUT_LINES
+    assert result["stdout"].startswith("0\n1\n2\n")
+    assert "survived" not in result["stdout"]
+    assert "output truncated" in result["stderr"]
+    assert result["duration_ms"] < 20_000
+    streamed = "".join(text for stream, text in seen if stream == "stdout")
+    assert streamed == result["stdout"]
+    # Batching: far fewer callback calls than prints.
+    assert len(seen) < 1000
+
+
+def test_single_huge_write_is_cut_to_the_char_cap():
+    session = Session(max_chars=1000, max_lines=10**9)
+    result = session.run("print('x' * 5000)")
+    assert len(result["stdout"]) == 1000
+    assert "output truncated" in result["stderr"]
+
+
+def test_keyboard_interrupt_is_reported_and_state_kept(session):
+    session.run("kept = 7")
+    result = session.run("raise KeyboardInterrupt")
+    assert result["error"]["type"] == "KeyboardInterrupt"
+    assert session.run("print(kept)")["stdout"] == "7\n"
+
+
+def test_streams_are_restored_after_a_run(session):
+    before = sys.stdout, sys.stderr, sys.displayhook
+    session.run("print('x')\nraise ValueError('boom')")
+    assert (sys.stdout, sys.stderr, sys.displayhook) == before
+
+
+def test_run_json_round_trips(session):
+    data = json.loads(session.run_json("print('<img src=x onerror=alert(1)>')"))
+    assert data["ok"] is True
+    assert data["stdout"] == "<img src=x onerror=alert(1)>\n"
+    assert isinstance(data["duration_ms"], float)
+    data = json.loads(session.eval_json("1/0"))
+    assert data["error"]["type"] == "ZeroDivisionError"
+    assert data["error"]["lineno"] == 1
+    assert 'File "<console>", line 1' in data["error"]["traceback"]
