@@ -1,0 +1,69 @@
+// Bundles the page entry and the worker entry with esbuild's JS API.
+//
+// Usage: node web/build/bundle.mjs --src web/src --out web/dist [--no-minify]
+// Writes <out>/main.js and <out>/worker.js (ESM, with linked source maps) and
+// prints a one-line JSON summary of the written files on stdout.
+import { build } from "esbuild";
+import { existsSync } from "node:fs";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import { parseArgs } from "node:util";
+
+const ENTRIES = ["main.js", "worker.js"];
+// Resolve packages from web/node_modules even for sources outside web/.
+const NODE_MODULES = fileURLToPath(new URL("../node_modules", import.meta.url));
+
+const { values } = parseArgs({
+  options: {
+    src: { type: "string" },
+    out: { type: "string" },
+    "no-minify": { type: "boolean", default: false },
+  },
+});
+if (!values.src || !values.out) {
+  console.error("usage: node bundle.mjs --src DIR --out DIR [--no-minify]");
+  process.exit(2);
+}
+const srcDir = path.resolve(values.src);
+const outDir = path.resolve(values.out);
+
+const entryPoints = ENTRIES.map((name) => path.join(srcDir, name));
+const missing = entryPoints.filter((file) => !existsSync(file));
+if (missing.length) {
+  console.error(missing.map((file) => `${file} missing`).join("\n"));
+  process.exit(1);
+}
+
+const options = {
+  entryPoints,
+  outdir: outDir,
+  entryNames: "[name]",
+  bundle: true,
+  format: "esm",
+  // Module workers and top-level await need a modern browser anyway.
+  target: ["es2022"],
+  platform: "browser",
+  minify: !values["no-minify"],
+  sourcemap: "linked",
+  // Each entry gets its own self-contained file: the worker must not share
+  // chunks with the page, and both are loaded by fixed relative URLs.
+  splitting: false,
+  metafile: true,
+  logLevel: "warning",
+  absWorkingDir: srcDir,
+  nodePaths: [NODE_MODULES],
+};
+
+let result;
+try {
+  result = await build(options);
+} catch {
+  // esbuild has already printed the errors with their source locations.
+  process.exit(1);
+}
+
+const outputs = Object.entries(result.metafile.outputs).map(([file, info]) => ({
+  file: path.relative(outDir, path.resolve(srcDir, file)),
+  bytes: info.bytes,
+}));
+console.log(JSON.stringify({ outputs, warnings: result.warnings.length }));
