@@ -2,6 +2,7 @@
 
 import json
 import sys
+from pathlib import Path
 
 import pytest
 
@@ -181,3 +182,40 @@ def test_run_json_round_trips(session):
     assert data["error"]["type"] == "ZeroDivisionError"
     assert data["error"]["lineno"] == 1
     assert 'File "<console>", line 1' in data["error"]["traceback"]
+
+
+LESSONS_FILE = Path(__file__).resolve().parents[1] / "web" / "src" / "lessons.json"
+LESSONS = json.loads(LESSONS_FILE.read_text(encoding="utf-8"))["lessons"]
+
+
+def assert_in_order(text, expected):
+    """Each expected snippet occurs in ``text``, after the previous one."""
+    position = 0
+    for snippet in expected:
+        found = text.find(snippet, position)
+        assert found >= 0, f"{snippet!r} not found (in order) in:\n{text}"
+        position = found + len(snippet)
+
+
+@pytest.mark.parametrize("lesson", LESSONS, ids=[lesson["id"] for lesson in LESSONS])
+def test_every_lesson_shows_its_numbers_in_cpython(session, lesson):
+    result = session.run("\n".join(lesson["code"]))
+    expect = lesson["expect"]
+    assert_in_order(result["stdout"], expect["stdout"])
+    assert_in_order(result["stderr"], expect["stderr"])
+    if expect["error"] is None:
+        assert result["ok"], result["error"]
+    else:
+        assert result["error"]["type"] == expect["error"]["type"]
+        assert result["error"]["message"].startswith(expect["error"]["message_prefix"])
+        assert result["error"]["lineno"] == len(lesson["code"])  # every lesson fails on its last line
+
+
+def test_lessons_are_bilingual_and_unique():
+    ids = [lesson["id"] for lesson in LESSONS]
+    assert len(ids) == len(set(ids)) >= 8
+    for lesson in LESSONS:
+        for field in ("title", "explain"):
+            assert lesson[field]["en"] and lesson[field]["zh"]
+            assert lesson[field]["en"] != lesson[field]["zh"] or field == "title"
+        assert lesson["expect"]["stdout"], lesson["id"]
