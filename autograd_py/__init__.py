@@ -1,0 +1,51 @@
+"""autograd_py: PyTorch's autograd in pure Python and NumPy.
+
+Use it as ``import autograd_py as torch``, or call :func:`install_as_torch` so that unchanged
+PyTorch snippets (``import torch``, ``from torch.autograd import Variable``) run on it.
+"""
+from . import dtypes as _dtypes
+from . import tensor_methods as _tensor_methods  # noqa: F401  (binds methods to Tensor)
+from .creation import (BoolTensor, ByteTensor, CharTensor, DoubleTensor, FloatTensor, Generator, HalfTensor,
+                       IntTensor, LongTensor, ShortTensor, arange, as_tensor, default_generator, empty,
+                       empty_like, eye, from_numpy, full, full_like, initial_seed, linspace, logspace,
+                       manual_seed, normal, ones, ones_like, rand, rand_like, randint, randn, randn_like,
+                       randperm, seed, tensor, zeros, zeros_like)
+from .dtypes import (bool, double, dtype, float, float16, float32, float64, get_default_dtype, half, int,
+                     int8, int16, int32, int64, long, set_default_dtype, short, uint8)
+from .formatting import set_printoptions
+from .grad_mode import (enable_grad, inference_mode, is_grad_enabled, no_grad, set_grad_enabled)
+from .ops.indexing import index_select, masked_fill, masked_select, narrow, nonzero, select
+from .ops.linalg import addmm, bmm, dot, inner, matmul, mm, mv, outer
+from .ops.pointwise import (abs, add, allclose, ceil, clamp, clone, cos, div, eq, equal, exp, floor,
+                            floor_divide, ge, gt, isfinite, isinf, isnan, le, log, log1p, logical_and,
+                            logical_not, logical_or, lt, maximum, minimum, mul, ne, neg, pow, reciprocal,
+                            relu, remainder, round, rsub, sigmoid, sign, sin, sqrt, square, sub, tan, tanh,
+                            trunc, where)
+from .ops.reduction import (all, amax, any, argmax, argmin, count_nonzero, cumsum, gather, logsumexp,
+                            log_softmax, max, mean, min, norm, prod, softmax, std, sum, var)
+from .ops.shape import (broadcast_to, cat, chunk, concat, concatenate, flatten, flip,
+                        permute, reshape, split, squeeze, stack, swapaxes, t, transpose,
+                        unbind, unsqueeze)
+from .tensor import Size, Tensor, device, is_tensor
+from . import autograd  # noqa: E402
+from .torch_alias import install_as_torch
+
+clip = clamp
+multiply = mul
+subtract = sub
+divide = true_divide = div
+negative = neg
+absolute = abs
+__version__ = "0.1.0"
+
+
+def is_floating_point(input):
+    return input.is_floating_point()
+
+
+def numel(input):
+    return input.numel()
+
+
+def get_rng_state():
+    return tensor([default_generator.initial_seed()])

@@ -1,0 +1,164 @@
+"""``torch.autograd.backward`` and ``torch.autograd.grad``, with PyTorch's checks and messages."""
+import warnings
+
+import numpy as np
+
+from .. import engine, grad_mode
+from ..tensor import Size, Tensor, _make
+
+
+def _as_tuple(x):
+    if x is None:
+        return (None,)
+    if isinstance(x, Tensor):
+        return (x,)
+    return tuple(x)
+
+
+def _make_grads(outputs, grads, allow_none=False):
+    """Checks or creates the gradient of each output (ones for scalars), as ``_make_grads`` does."""
+    result = []
+    for i, (out, grad) in enumerate(zip(outputs, grads)):
+        if isinstance(grad, Tensor):
+            if grad._data.shape != out._data.shape:
+                raise RuntimeError(
+                    f"Mismatch in shape: grad_output[{i}] has a shape of {Size(grad._data.shape)} and "
+                    f"output[{i}] has a shape of {Size(out._data.shape)}.")
+            if out._data.dtype.kind != grad._data.dtype.kind and grad._data.dtype.kind not in "f":
+                raise TypeError(
+                    f"For complex Tensors, both grad_output and output are required to have the same dtype. "
+                    f"Mismatch in dtype: grad_output[{i}] has a dtype of {grad.dtype} and output[{i}] has a "
+                    f"dtype of {out.dtype}.")
+            result.append(grad)
+        elif grad is None:
+            if out._requires_grad:
+                if out._data.size != 1:
+                    raise RuntimeError("grad can be implicitly created only for scalar outputs")
+                if out._data.dtype.kind != "f":
+                    raise RuntimeError("grad can be implicitly created only for real scalar outputs but got "
+                                       f"{out.dtype}")
+                result.append(_make(np.ones_like(out._data)))
+            else:
+                result.append(None)
+        else:
+            raise TypeError("gradients can be either Tensors or None, but got " + type(grad).__name__)
+    return result
+
+
+def _check_roots(outputs):
+    for i, out in enumerate(outputs):
+        if not out._requires_grad:
+            raise RuntimeError(f"element {i} of tensors does not require grad and does not have a grad_fn")
+
+
+def backward(tensors, grad_tensors=None, retain_graph=None, create_graph=False, grad_variables=None,
+             inputs=None):
+    """Computes the sum of gradients of ``tensors`` w.r.t. graph leaves, accumulating into ``.grad``.
+
+    Args:
+        tensors (Tensor or sequence of Tensor): the tensors to differentiate.
+        grad_tensors (Tensor or sequence of Tensor or None, optional): the vector in the
+            vector-Jacobian product for each tensor; None is allowed for scalars. Defaults to None.
+        retain_graph (bool, optional): keep the saved tensors for another backward. Defaults to
+            ``create_graph``.
+        create_graph (bool, optional): record the backward pass, for higher-order derivatives.
+            Defaults to ``False``.
+        inputs (Tensor or sequence of Tensor, optional): accumulate only into these.
+
+    Example::
+
+        >>> x = torch.tensor([1., 2.], requires_grad=True)
+        >>> torch.autograd.backward([(x * x).sum()])
+        >>> x.grad
+        tensor([2., 4.])
+    """
+    if grad_variables is not None:
+        warnings.warn("'grad_variables' is deprecated. Use 'grad_tensors' instead.", UserWarning, stacklevel=2)
+        if grad_tensors is None:
+            grad_tensors = grad_variables
+        else:
+            raise RuntimeError("'grad_tensors' and 'grad_variables' (deprecated) arguments both passed to "
+                               "'backward'. Please only use 'grad_tensors'.")
+    if inputs is not None and len(_as_tuple(inputs)) == 0:
+        raise RuntimeError("`inputs` argument to `backward()` cannot be empty.")
+    tensors = _as_tuple(tensors)
+    grads = _as_tuple(grad_tensors) if grad_tensors is not None else (None,) * len(tensors)
+    if len(grads) != len(tensors):
+        raise RuntimeError(f"got {len(tensors)} tensors and {len(grads)} gradients")
+    grads = _make_grads(tensors, grads)
+    if retain_graph is None:
+        retain_graph = create_graph
+    _check_roots(tensors)
+    inputs = list(_as_tuple(inputs)) if inputs is not None else None
+    if inputs is not None:
+        for t in inputs:
+            if not t._requires_grad:
+                raise RuntimeError("One of the differentiated Tensors does not require grad")
+    engine.run_backward(list(tensors), grads, retain_graph, create_graph, inputs=inputs, accumulate=True)
+
+
+def grad(outputs, inputs, grad_outputs=None, retain_graph=None, create_graph=False, only_inputs=True,
+         allow_unused=None, is_grads_batched=False, materialize_grads=False):
+    """Computes and returns the gradients of ``outputs`` w.r.t. ``inputs`` (no ``.grad`` is touched).
+
+    Args:
+        outputs (Tensor or sequence of Tensor): outputs of the differentiated function.
+        inputs (Tensor or sequence of Tensor): inputs w.r.t. which the gradient is returned.
+        grad_outputs (Tensor or sequence of Tensor, optional): the vector in the vector-Jacobian
+            product, one per output; None for scalar outputs. Defaults to None.
+        retain_graph (bool, optional): keep saved tensors. Defaults to ``create_graph``.
+        create_graph (bool, optional): record the backward pass, so the result can be
+            differentiated again. Defaults to ``False``.
+        only_inputs (bool, optional): deprecated and ignored (a warning is emitted when False).
+        allow_unused (bool, optional): return None for inputs that were not used, instead of
+            raising. Defaults to ``materialize_grads``.
+        materialize_grads (bool, optional): return zeros instead of None for unused inputs.
+
+    Returns:
+        tuple of Tensor: one gradient per input.
+
+    Example::
+
+        >>> x = torch.tensor(3., requires_grad=True)
+        >>> (dy,) = torch.autograd.grad(x ** 3, x, create_graph=True)
+        >>> dy, torch.autograd.grad(dy, x)[0]
+        (tensor(27., grad_fn=<MulBackward0>), tensor(18.))
+    """
+    if materialize_grads and allow_unused is False:
+        raise ValueError("Expected allow_unused to be True or not passed when materialize_grads=True, "
+                         "but got: allow_unused=False.")
+    if allow_unused is None:
+        allow_unused = materialize_grads
+    if not only_inputs:
+        warnings.warn("only_inputs argument is deprecated and is ignored now (defaults to True). To accumulate "
+                      "gradient for other parts of the graph, please use torch.autograd.backward.",
+                      UserWarning, stacklevel=2)
+    if is_grads_batched:
+        raise NotImplementedError("is_grads_batched=True is not supported by autograd_py; call grad once per "
+                                  "row, or use torch.autograd.functional.jacobian(..., vectorize=True)")
+    outputs = _as_tuple(outputs)
+    inputs = _as_tuple(inputs)
+    if len(inputs) == 0:
+        raise RuntimeError("`inputs` argument to `grad()` cannot be empty.")
+    grads = _as_tuple(grad_outputs) if grad_outputs is not None else (None,) * len(outputs)
+    if len(grads) != len(outputs):
+        raise RuntimeError(f"got {len(outputs)} tensors and {len(grads)} gradients")
+    grads = _make_grads(outputs, grads)
+    if retain_graph is None:
+        retain_graph = create_graph
+    _check_roots(outputs)
+    for t in inputs:
+        if not t._requires_grad:
+            raise RuntimeError("One of the differentiated Tensors does not require grad")
+    result = engine.run_backward(list(outputs), grads, retain_graph, create_graph, inputs=list(inputs),
+                                 accumulate=False)
+    for i, g in enumerate(result):
+        if g is None:
+            if materialize_grads:
+                result[i] = _make(np.zeros_like(inputs[i]._data))
+            elif not allow_unused:
+                raise RuntimeError(f"The differentiated Tensor at index {i} appears to not have been used in "
+                                   "the graph. Set allow_unused=True if this is the desired behavior.")
+        elif not create_graph and g._grad_fn is not None:
+            result[i] = g.detach()
+    return tuple(result)

@@ -1,0 +1,213 @@
+"""The backward engine: iterative, ordered like PyTorch's, with an optional step listener.
+
+Nothing here recurses over the graph, because Pyodide's stack is small. Ready nodes run in
+PyTorch's order: a leaf's AccumulateGrad first, then the most recently created node.
+"""
+import heapq
+
+from . import grad_mode
+from .node import AccumulateGrad, GraphRoot
+
+# An optional callable receiving one dict per engine event (the step-through view uses it).
+_listener = [None]
+
+
+def set_listener(fn):
+    """Installs ``fn(event: dict)`` to observe backward passes; ``None`` removes it. Returns the old one."""
+    old = _listener[0]
+    _listener[0] = fn
+    return old
+
+
+def gradient_edge(t):
+    """The (node, output_nr) a gradient for tensor ``t`` flows into."""
+    if t._grad_fn is not None:
+        return (t._grad_fn, t._output_nr)
+    return (t._get_accumulator(), 0)
+
+
+def _collect(root):
+    """Counts incoming edges per node and returns (dependencies, nodes in discovery order)."""
+    deps = {}
+    seen = {root}
+    order = [root]
+    stack = [root]
+    while stack:
+        node = stack.pop()
+        for nxt, _ in node.next_functions:
+            if nxt is None:
+                continue
+            deps[nxt] = deps.get(nxt, 0) + 1
+            if nxt not in seen:
+                seen.add(nxt)
+                order.append(nxt)
+                stack.append(nxt)
+    return deps, order
+
+
+def _needed(order, targets):
+    """Nodes on some path to a target node: only those run when ``inputs`` narrows the pass."""
+    needed = set(targets)
+    # Discovery order lists parents before children along each path, so walking it backwards
+    # until nothing changes reaches a fixed point; graphs are DAGs, so few sweeps are needed.
+    changed = True
+    while changed:
+        changed = False
+        for node in reversed(order):
+            if node in needed:
+                continue
+            for nxt, _ in node.next_functions:
+                if nxt is not None and nxt in needed:
+                    needed.add(node)
+                    changed = True
+                    break
+    return needed
+
+
+def _validate(node, grads):
+    """Sums broadcast gradients back to each input's shape and casts dtypes: the one place for it."""
+    meta = node._input_meta
+    for i, g in enumerate(grads):
+        if g is None or i >= len(meta) or meta[i] is None:
+            continue
+        shape, dtype = meta[i]
+        if g._data.shape != shape:
+            g = g._sum_to(shape, node, i)
+        if g._data.dtype != dtype:
+            g = g._cast(dtype)
+        grads[i] = g
+    if len(grads) != len(node.next_functions):
+        raise RuntimeError(
+            f"function {node.name()} returned an incorrect number of gradients "
+            f"(expected {len(node.next_functions)}, got {len(grads)})")
+    return grads
+
+
+def _run_pre_hooks(node, grads):
+    hooks = node._pre_hooks
+    if hooks:
+        for nr, fn in list(hooks.values()):
+            if grads[nr] is None:
+                continue
+            new = fn(grads[nr])
+            if new is not None:
+                grads[nr] = new
+    refs = node._retain_grad_refs
+    if refs:
+        for nr, ref in refs.items():
+            t = ref()
+            if t is not None and grads[nr] is not None:
+                g = grads[nr]
+                if t._grad is None:
+                    t._grad = g if grad_mode.is_grad_enabled() else g._detached_copy()
+                else:
+                    t._grad = t._grad + g
+    return grads
+
+
+def run_backward(roots, root_grads, keep_graph, create_graph, inputs=None, accumulate=True):
+    """Runs one backward pass.
+
+    Args:
+        roots (list of Tensor): tensors to differentiate; each must require grad.
+        root_grads (list of Tensor): their gradients, already validated.
+        keep_graph (bool): keep saved tensors (``retain_graph``).
+        create_graph (bool): record the backward computation for higher-order gradients.
+        inputs (list of Tensor, optional): only these receive gradients.
+        accumulate (bool): accumulate into ``.grad`` (``backward``) or return the gradients of
+            ``inputs`` (``autograd.grad``).
+
+    Returns:
+        list: with ``accumulate=False``, one gradient (or None) per input.
+    """
+    root = GraphRoot([gradient_edge(t) for t in roots], root_grads)
+    deps, order = _collect(root)
+
+    captures = {}
+    needed = None
+    if inputs is not None:
+        targets = [gradient_edge(t) for t in inputs]
+        for i, (node, nr) in enumerate(targets):
+            captures.setdefault((node, nr), []).append(i)
+        needed = _needed(order, {node for node, _ in targets})
+    captured = [None] * (len(inputs) if inputs is not None else 0)
+
+    listener = _listener[0]
+    if listener is not None:
+        listener({"event": "begin", "roots": [id(n) for n, _ in root.next_functions]})
+
+    buffers = {root: [None]}
+    ready = [(0.0, 0, root)]
+    tie = 1
+    prev_mode = grad_mode._state[0]
+    grad_mode._state[0] = create_graph
+    try:
+        while ready:
+            _, _, node = heapq.heappop(ready)
+            grads = buffers.pop(node)
+            grads = _run_pre_hooks(node, grads)
+            if captures:
+                for nr in range(len(grads)):
+                    for i in captures.get((node, nr), ()):
+                        captured[i] = grads[nr]
+                        if accumulate and grads[nr] is not None:
+                            _accumulate_into_input(inputs[i], grads[nr])
+            is_target = inputs is not None and any((node, nr) in captures for nr in range(len(grads)))
+            if is_target and (not accumulate or not isinstance(node, AccumulateGrad)):
+                # autograd.grad stops at its inputs; a non-leaf input also passes gradients on
+                # only where another input lies further back.
+                if isinstance(node, AccumulateGrad) or not any(
+                        n is not None and n in needed for n, _ in node.next_functions):
+                    if not keep_graph:
+                        node._release()
+                    continue
+            if isinstance(node, AccumulateGrad):
+                if accumulate and inputs is None:
+                    node.apply(grads)
+                    if listener is not None:
+                        listener({"event": "accumulate", "node": id(node), "grad": grads[0]})
+                if not keep_graph:
+                    node._release()
+                continue
+            if all(g is None for g in grads) and node is not root:
+                out = [None] * len(node.next_functions)
+            else:
+                out = _validate(node, node.apply(grads))
+                if node._hooks:
+                    for fn in list(node._hooks.values()):
+                        fn(tuple(out), tuple(grads))
+            if listener is not None:
+                listener({"event": "node", "node": id(node), "name": node.name(),
+                          "grads_in": grads, "grads_out": out, "freed": not keep_graph})
+            if not keep_graph:
+                node._release()
+            for (nxt, nr), g in zip(node.next_functions, out):
+                if nxt is None:
+                    continue
+                if needed is not None and nxt not in needed:
+                    continue
+                buf = buffers.get(nxt)
+                if buf is None:
+                    buf = buffers[nxt] = [None] * nxt.num_outputs
+                if g is not None:
+                    buf[nr] = g if buf[nr] is None else buf[nr] + g
+                remaining = deps[nxt] - 1
+                deps[nxt] = remaining
+                if remaining == 0:
+                    heapq.heappush(ready, (-nxt._sequence_nr, tie, nxt))
+                    tie += 1
+    finally:
+        grad_mode._state[0] = prev_mode
+        if listener is not None:
+            listener({"event": "end"})
+    return captured
+
+
+def _accumulate_into_input(t, grad):
+    """``backward(inputs=[...])`` accumulates into the given tensors, leaves or not."""
+    if t._grad_fn is None:
+        t._get_accumulator().apply([grad])
+    elif t._grad is None:
+        t._grad = grad if grad_mode.is_grad_enabled() else grad._detached_copy()
+    else:
+        t._grad = t._grad + grad

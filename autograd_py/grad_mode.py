@@ -1,0 +1,124 @@
+"""Global grad mode: ``no_grad``, ``enable_grad``, ``set_grad_enabled`` and friends."""
+import functools
+
+# A one-element list so the hot path reads a local without a function call.
+_state = [True]
+
+
+def is_grad_enabled():
+    """Returns True if grad mode is currently enabled."""
+    return _state[0]
+
+
+class _GradModeContext:
+    """Base for the grad-mode context managers; each is also usable as a decorator."""
+
+    _mode = True
+
+    def __enter__(self):
+        self._prev = _state[0]
+        _state[0] = self._mode
+
+    def __exit__(self, *exc):
+        _state[0] = self._prev
+        return False
+
+    def __call__(self, fn):
+        @functools.wraps(fn)
+        def wrapper(*args, **kwargs):
+            with self.__class__():
+                return fn(*args, **kwargs)
+
+        return wrapper
+
+    def clone(self):
+        return self.__class__()
+
+
+class no_grad(_GradModeContext):
+    """Context manager (and decorator) that disables gradient recording.
+
+    Example::
+
+        >>> x = torch.tensor([1.], requires_grad=True)
+        >>> with torch.no_grad():
+        ...     y = x * 2
+        >>> y.requires_grad
+        False
+    """
+
+    _mode = False
+
+
+class enable_grad(_GradModeContext):
+    """Context manager (and decorator) that enables gradient recording inside ``no_grad``."""
+
+    _mode = True
+
+
+class inference_mode(no_grad):
+    """Treated as ``no_grad``: there are no inference tensors here."""
+
+    def __init__(self, mode=True):
+        self._mode = not mode
+
+
+class set_grad_enabled(_GradModeContext):
+    """Sets grad mode on or off. Works as a function, a context manager or a decorator.
+
+    Args:
+        mode (bool): whether to enable grad mode.
+    """
+
+    def __init__(self, mode):
+        self._prev = _state[0]
+        self._mode = bool(mode)
+        _state[0] = self._mode
+
+    def __enter__(self):
+        pass
+
+    def __exit__(self, *exc):
+        _state[0] = self._prev
+        return False
+
+    def __call__(self, fn):
+        _state[0] = self._prev
+        mode = self._mode
+
+        @functools.wraps(fn)
+        def wrapper(*args, **kwargs):
+            with set_grad_enabled(mode):
+                return fn(*args, **kwargs)
+
+        return wrapper
+
+    def clone(self):
+        return set_grad_enabled(self._mode)
+
+
+_anomaly = [False]
+
+
+def is_anomaly_enabled():
+    return _anomaly[0]
+
+
+class set_detect_anomaly:
+    """Turns anomaly detection on or off; it only changes the hint in error messages here."""
+
+    def __init__(self, mode, check_nan=True):
+        self._prev = _anomaly[0]
+        _anomaly[0] = bool(mode)
+
+    def __enter__(self):
+        pass
+
+    def __exit__(self, *exc):
+        _anomaly[0] = self._prev
+        return False
+
+
+class detect_anomaly(set_detect_anomaly):
+    def __init__(self, check_nan=True):
+        super().__init__(True, check_nan)

@@ -1,0 +1,1 @@
+"""Differentiable primitives, one small backward per input, written in Tensor ops."""

@@ -1,0 +1,135 @@
+"""What every op needs: recording a node, PyTorch's type promotion and view bookkeeping."""
+import numbers
+
+import numpy as np
+
+from .. import dtypes, grad_mode
+from ..tensor import Tensor, _make
+
+__all__ = ["Tensor", "_make", "grad_on", "record", "record_outputs", "as_view", "operands",
+           "to_tensor", "np", "float_data", "result_np_dtype"]
+
+
+def grad_on(*tensors):
+    """True when grad mode is on and some input requires grad: only then is a node recorded."""
+    if not grad_mode._state[0]:
+        return False
+    for t in tensors:
+        if t.__class__ is not float and t.__class__ is not int and getattr(t, "_requires_grad", False):
+            return True
+    return False
+
+
+def _edges(node, inputs):
+    edges = []
+    meta = []
+    for t in inputs:
+        if isinstance(t, Tensor):
+            meta.append((t._data.shape, t._data.dtype))
+            if t._requires_grad:
+                fn = t._grad_fn
+                edges.append((fn, t._output_nr) if fn is not None else (t._get_accumulator(), 0))
+                continue
+        else:
+            meta.append(None)
+        edges.append((None, 0))
+    node.next_functions = tuple(edges)
+    node._input_meta = tuple(meta)
+
+
+def record(out, node, inputs):
+    """Makes ``node`` the ``grad_fn`` of ``out``; ``inputs`` are the op's operands, in order
+    (numbers stay in the list, as PyTorch keeps a ``(None, 0)`` edge for a wrapped scalar)."""
+    _edges(node, inputs)
+    out._grad_fn = node
+    out._requires_grad = True
+    return out
+
+
+def record_outputs(outs, node, inputs):
+    """``record`` for a node with several outputs (unbind, split)."""
+    _edges(node, inputs)
+    node.num_outputs = len(outs)
+    for i, out in enumerate(outs):
+        out._grad_fn = node
+        out._output_nr = i
+        out._requires_grad = True
+    return outs
+
+
+def as_view(out, base):
+    """Marks ``out`` as a view of ``base``: same storage, same version counter."""
+    out._base = base._base if base._base is not None else base
+    out._version_counter = base._version_counter
+    return out
+
+
+def _promote(a, b):
+    """PyTorch's promote_types for two NumPy dtypes: a float beats any integer at its own width."""
+    ca, cb = dtypes.category(a), dtypes.category(b)
+    if ca != cb:
+        return a if ca > cb else b
+    return np.promote_types(a, b)
+
+
+def result_np_dtype(*operands):
+    """PyTorch's result type: dimensioned tensors, then 0-d tensors, then Python numbers; a lower
+    group only counts when it brings a higher category (bool < integer < float)."""
+    groups = [None, None, None]
+    for x in operands:
+        if isinstance(x, Tensor):
+            d = x._data.dtype
+            g = 0 if x._data.ndim else 1
+        else:
+            cat = dtypes.scalar_category(x)
+            d = (dtypes.get_default_dtype().np if cat == 2 else
+                 np.dtype(np.int64) if cat == 1 else np.dtype(np.bool_))
+            g = 2
+        groups[g] = d if groups[g] is None else _promote(groups[g], d)
+    result = None
+    for d in groups:
+        if d is None:
+            continue
+        if result is None:
+            result = d
+        elif dtypes.category(d) > dtypes.category(result):
+            result = _promote(result, d)
+    return result
+
+
+def operands(a, b):
+    """The NumPy operands of a binary op, cast to PyTorch's result dtype."""
+    ad = a._data
+    if isinstance(b, Tensor):
+        bd = b._data
+        if ad.dtype == bd.dtype:
+            return ad, bd
+        dt = result_np_dtype(a, b)
+        return ad.astype(dt, copy=False), bd.astype(dt, copy=False)
+    if isinstance(b, np.generic):
+        b = b.item()
+    if not isinstance(b, numbers.Number):
+        raise TypeError(f"unsupported operand type: '{type(b).__name__}'")
+    kind = ad.dtype.kind
+    if kind == "f" or (kind in "iu" and not isinstance(b, float)) or isinstance(b, bool):
+        return ad, b
+    dt = result_np_dtype(a, b)
+    return ad.astype(dt), b
+
+
+def float_data(x):
+    """The data of ``x`` as floating point (integer inputs become the default float dtype)."""
+    d = x._data
+    if d.dtype.kind == "f":
+        return d
+    return d.astype(dtypes.get_default_dtype().np)
+
+
+def to_tensor(x, like=None):
+    """Wraps numbers and arrays as tensors (used where an op needs a Tensor operand)."""
+    if isinstance(x, Tensor):
+        return x
+    if isinstance(x, float) and like is not None and like._data.dtype.kind == "f":
+        return _make(np.asarray(x, dtype=like._data.dtype))
+    from ..creation import tensor
+    return tensor(x)

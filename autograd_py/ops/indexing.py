@@ -1,0 +1,213 @@
+"""Indexing: select/slice views, advanced (fancy and mask) indexing, and writes through ``[]=``.
+
+Basic indexing becomes a chain of view ops, one node per index item, as in PyTorch; advanced
+indexing is one ``IndexBackward0`` node. Writes go through ``inplace.py``.
+"""
+from ..node import Node
+from ..tensor import _wrap_dim
+from .base import Tensor, _make, grad_on, np, record
+from .shape import _view_chain, unsqueeze
+
+
+class IndexEmbedBackward(Node):
+    """Backward of the embedding below: read the same positions back."""
+
+    def backward(self, grad):
+        return _read(grad, self.key)
+
+
+def embed(grad, shape, key):
+    """A zero tensor of ``shape`` with ``grad`` added at ``key`` (repeated indices accumulate)."""
+    data = np.zeros(shape, dtype=grad._data.dtype)
+    np.add.at(data, key, grad._data)
+    out = _make(data)
+    if grad_on(grad):
+        node = IndexEmbedBackward()
+        node.key = key
+        record(out, node, (grad,))
+    return out
+
+
+def _read(t, key):
+    out = _make(t._data[key])
+    if grad_on(t):
+        node = IndexBackward0()
+        node.shape, node.key = t._data.shape, key
+        record(out, node, (t,))
+    return out
+
+
+class SelectBackward0(Node):
+    def backward(self, grad):
+        return embed(grad, self.shape, self.key)
+
+
+class SliceBackward0(SelectBackward0):
+    pass
+
+
+class IndexBackward0(SelectBackward0):
+    pass
+
+
+class AliasBackward0(Node):
+    def backward(self, grad):
+        return grad
+
+
+def select(input, dim, index):
+    nd = input._data.ndim
+    if nd == 0:
+        raise IndexError("invalid index of a 0-dim tensor. Use `tensor.item()` in Python or "
+                         "`tensor.item<T>()` in C++ to convert a 0-dim tensor to a number")
+    d = _wrap_dim(dim, nd)
+    size = input._data.shape[d]
+    if not -size <= index < size:
+        raise IndexError(f"index {index} is out of bounds for dimension {d} with size {size}")
+    key = (slice(None),) * d + (index,)
+    return _basic(input, key, SelectBackward0, lambda x: select(x, d, index))
+
+
+def slice_dim(input, dim, start, stop, step=1):
+    d = _wrap_dim(dim, input._data.ndim)
+    if step is not None and step <= 0:
+        raise ValueError("step must be greater than zero")
+    key = (slice(None),) * d + (slice(start, stop, step),)
+    return _basic(input, key, SliceBackward0, lambda x: slice_dim(x, d, start, stop, step))
+
+
+def narrow(input, dim, start, length):
+    return slice_dim(input, dim, start, start + length)
+
+
+def _basic(input, key, cls, tensor_fn):
+    # The trailing Ellipsis makes NumPy return a 0-d view instead of a scalar copy.
+    key = key + (Ellipsis,)
+    out = _view_chain(_make(input._data[key]), input, tensor_fn, lambda a: a[key])
+    if grad_on(input):
+        node = cls()
+        node.shape, node.key = input._data.shape, key
+        record(out, node, (input,))
+    return out
+
+
+def _is_advanced(item):
+    return isinstance(item, (list, np.ndarray, Tensor)) and not (
+        isinstance(item, Tensor) and item._data.ndim == 0 and item._data.dtype.kind in "iu")
+
+
+def _normalise(key):
+    if not isinstance(key, tuple):
+        key = (key,)
+    out = []
+    for k in key:
+        if isinstance(k, Tensor):
+            if k._data.ndim == 0 and k._data.dtype.kind in "iu":
+                k = int(k._data)
+            else:
+                k = k._data
+        elif isinstance(k, list):
+            k = np.asarray(k)
+        elif isinstance(k, np.integer):
+            k = int(k)
+        out.append(k)
+    return tuple(out)
+
+
+def getitem(input, key):
+    key = _normalise(key)
+    if any(_is_advanced(k) for k in key):
+        return _read(input, key)
+    if key == (Ellipsis,):
+        out = _view_chain(_make(input._data[...]), input, lambda x: x, lambda a: a)
+        if grad_on(input):
+            record(out, AliasBackward0(), (input,))
+        return out
+    n_real = sum(1 for k in key if k is not None and k is not Ellipsis)
+    if n_real > input._data.ndim:
+        raise IndexError(f"too many indices for tensor of dimension {input._data.ndim}")
+    out, dim = input, 0
+    for k in key:
+        if k is None:
+            out = unsqueeze(out, dim)
+            dim += 1
+        elif k is Ellipsis:
+            dim = out._data.ndim - (n_real - _consumed(key, k))
+        elif isinstance(k, slice):
+            start, stop, step = k.indices(out._data.shape[dim])
+            if not (start == 0 and stop == out._data.shape[dim] and step == 1):
+                out = slice_dim(out, dim, k.start, k.stop, k.step)
+            dim += 1
+        elif isinstance(k, (int, bool)):
+            out = select(out, dim, int(k))
+        else:
+            raise IndexError("only integers, slices (`:`), ellipsis (`...`), None and long or byte "
+                             "Variables are valid indices (got " + type(k).__name__ + ")")
+    if out is input:
+        out = _view_chain(_make(input._data[...]), input, lambda x: x, lambda a: a)
+        if grad_on(input):
+            record(out, AliasBackward0(), (input,))
+    return out
+
+
+def _consumed(key, ellipsis):
+    count = 0
+    for k in key:
+        if k is ellipsis:
+            return count
+        if k is not None:
+            count += 1
+    return count
+
+
+class IndexPutBackward0(Node):
+    def backward(self, grad):
+        mask = np.ones(self.shape, dtype=bool)
+        mask[self.key] = False
+        ga = grad * _make(mask) if self.next_functions[0][0] is not None else None
+        gv = _read(grad, self.key) if self.next_functions[1][0] is not None else None
+        return ga, gv
+
+
+def index_put(input, key, values):
+    """Out-of-place ``input[key] = values`` for an advanced key (``__setitem__`` makes it in place)."""
+    data = input._data.copy()
+    data[key] = values._data if isinstance(values, Tensor) else values
+    out = _make(data)
+    if grad_on(input, values):
+        node = IndexPutBackward0()
+        node.shape, node.key = input._data.shape, key
+        record(out, node, (input, values))
+    return out
+
+
+def setitem(input, key, value):
+    from . import inplace
+    key = _normalise(key)
+    if not isinstance(value, Tensor):
+        value = _make(np.asarray(value, dtype=input._data.dtype))
+    if any(_is_advanced(k) for k in key):
+        return inplace.apply(input, lambda t: index_put(t, key, value), value)
+    inplace.copy_(getitem(input, key), value)
+
+
+def index_select(input, dim, index):
+    d = _wrap_dim(dim, input._data.ndim)
+    return _read(input, (slice(None),) * d + (index._data,))
+
+
+def masked_select(input, mask):
+    return _read(input, (np.broadcast_to(mask._data, input._data.shape),))
+
+
+def masked_fill(input, mask, value):
+    from .pointwise import where
+    v = value if isinstance(value, Tensor) else _make(np.asarray(value, dtype=input._data.dtype))
+    return where(mask, v, input)
+
+
+def nonzero(input, as_tuple=False):
+    idx = np.nonzero(input._data)
+    if as_tuple:
+        return tuple(_make(i.astype(np.int64)) for i in idx)
+    return _make(np.stack(idx, axis=1).astype(np.int64) if idx else np.zeros((0, 0), np.int64))

@@ -1,0 +1,143 @@
+"""In-place ops: PyTorch's leaf checks, version bumps, and re-pointing ``grad_fn``.
+
+An in-place op runs its out-of-place twin on a snapshot of the tensor's old value and history,
+then writes the result into the tensor's storage. On a view, the base tensor gets a
+``CopySlices`` node so that gradients of the base see the write, as in PyTorch.
+"""
+from .. import grad_mode
+from ..node import Node, SavedTensor
+from .base import Tensor, _make, np
+
+LEAF_MESSAGE = "a leaf Variable that requires grad is being used in an in-place operation."
+VIEW_OF_LEAF_MESSAGE = "a view of a leaf Variable that requires grad is being used in an in-place operation."
+
+
+def check(t):
+    """Raises PyTorch's errors for an in-place op on a leaf (or a view of one) that requires grad."""
+    if not grad_mode._state[0]:
+        return
+    base = t._base
+    if base is not None and base._requires_grad and base._grad_fn is None:
+        raise RuntimeError(VIEW_OF_LEAF_MESSAGE)
+    if t._requires_grad and t._grad_fn is None and base is None:
+        raise RuntimeError(LEAF_MESSAGE)
+
+
+def _snapshot(t):
+    """The tensor's value and history before the write (a copy, since the storage is overwritten)."""
+    old = _make(t._data.copy())
+    old._grad_fn, old._output_nr, old._requires_grad = t._grad_fn, t._output_nr, t._requires_grad
+    if t._grad_fn is None and t._requires_grad:
+        old._accumulator = t._get_accumulator()
+    return old
+
+
+def _write(t, data):
+    if data.dtype != t._data.dtype:
+        if data.dtype.kind == "f" and t._data.dtype.kind in "biu":
+            raise RuntimeError(f"result type {_type_name(data.dtype)} can't be cast to the desired output "
+                               f"type {_type_name(t._data.dtype)}")
+    if t._data.shape != data.shape:
+        try:
+            data = np.broadcast_to(data, t._data.shape)
+        except ValueError:
+            raise RuntimeError(f"output with shape {list(t._data.shape)} doesn't match the broadcast shape "
+                               f"{list(data.shape)}") from None
+    if not t._data.flags.writeable:
+        raise RuntimeError("unsupported operation: more than one element of the written-to tensor refers "
+                           "to a single memory location. Please clone() the tensor before performing the "
+                           "operation.")
+    t._data[...] = data
+    t._version_counter[0] += 1
+
+
+def _type_name(np_dtype):
+    from ..dtypes import from_numpy_dtype
+    return from_numpy_dtype(np_dtype).legacy_name[:-6]
+
+
+class CopySlices(Node):
+    """The base's new ``grad_fn`` after an in-place op on one of its views."""
+
+    def backward(self, grad):
+        mask = np.ones(self.shape, dtype=bool)
+        self.np_view_fn(mask)[...] = False
+        g_base = grad * _make(mask) if self.next_functions[0][0] is not None else None
+        g_view = self.view_fn(grad) if self.next_functions[1][0] is not None else None
+        return g_base, g_view
+
+
+def apply(t, fn, *others):
+    """Runs ``fn(old_t)`` and stores the result into ``t`` in place. Returns ``t``."""
+    check(t)
+    recording = grad_mode._state[0] and (t._requires_grad or any(
+        isinstance(o, Tensor) and o._requires_grad for o in others))
+    if not recording:
+        with grad_mode.no_grad():
+            _write(t, fn(t)._data)
+        return t
+    base = t._base
+    base_old = _snapshot(base) if base is not None and "_view_fn" in t.__dict__ else None
+    res = fn(_snapshot(t))
+    _write(t, res._data)
+    _rebase(t, res)
+    if base_old is not None:
+        node = CopySlices()
+        node.shape, node.view_fn, node.np_view_fn = base._data.shape, t._view_fn, t._np_view_fn
+        from .base import record
+        record(base, node, (base_old, t))
+    return t
+
+
+def _rebase(t, res):
+    fn = res._grad_fn
+    t._grad_fn, t._output_nr, t._requires_grad = fn, res._output_nr, True
+    # A saved *output* of the op is now this tensor: track its version, not the temporary's.
+    if fn is not None and fn._saved:
+        for key, saved in fn._saved.items():
+            if isinstance(saved, SavedTensor) and saved.tensor is res:
+                fn._saved[key] = SavedTensor(t, is_output=True)
+
+
+class CopyBackwards(Node):
+    def backward(self, grad):
+        g_self = grad * 0 if self.next_functions[0][0] is not None else None
+        return g_self, grad  # the engine sums grad back to src's shape and dtype
+
+
+class FillBackward0(Node):
+    def backward(self, grad):
+        return grad * 0
+
+
+class ZeroBackward0(FillBackward0):
+    pass
+
+
+def _filled(old, data, node_cls, others=()):
+    from .base import grad_on, record
+    out = _make(data)
+    if grad_on(old, *others):
+        record(out, node_cls(), (old,) + tuple(others))
+    return out
+
+
+def copy_(t, src):
+    """Copies ``src`` (broadcast, cast) into ``t`` in place. Returns ``t``."""
+    def copy(old):
+        s = src._data if isinstance(src, Tensor) else np.asarray(src)
+        data = np.array(np.broadcast_to(s, old._data.shape), dtype=old._data.dtype)
+        return _filled(old, data, CopyBackwards, (src,) if isinstance(src, Tensor) else (None,))
+    return apply(t, copy, src)
+
+
+def fill_(t, value):
+    """Fills ``t`` with ``value`` in place. Returns ``t``."""
+    if isinstance(value, Tensor):
+        return copy_(t, value)
+    return apply(t, lambda old: _filled(old, np.full(old._data.shape, value, old._data.dtype), FillBackward0))
+
+
+def zero_(t):
+    """Fills ``t`` with zeros in place. Returns ``t``."""
+    return apply(t, lambda old: _filled(old, np.zeros_like(old._data), ZeroBackward0))

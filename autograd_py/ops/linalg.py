@@ -1,0 +1,191 @@
+"""Matrix products. ``matmul`` is composed from mm/mv/dot/bmm exactly as PyTorch composes it,
+so its ``grad_fn`` chain (e.g. ``SqueezeBackward4 -> MmBackward0``) reads the same."""
+from ..node import Node
+from .base import Tensor, _make, grad_on, np, record
+from .shape import reshape, squeeze, t, transpose, unsqueeze
+
+
+def _same_dtype(a, b, op):
+    if a._data.dtype != b._data.dtype:
+        raise RuntimeError(f"expected m1 and m2 to have the same dtype, but got: {a.dtype} != {b.dtype}"
+                           if op == "mm" else
+                           f"expected scalar type {a.dtype.legacy_name[:-6]} but found {b.dtype.legacy_name[:-6]}")
+
+
+def _product_node(cls, out, a, b):
+    node = cls()
+    if a._requires_grad:
+        node.save(mat2=b)
+    if b._requires_grad:
+        node.save(self=a)
+    return record(out, node, (a, b))
+
+
+class MmBackward0(Node):
+    def backward(self, grad):
+        ga = mm(grad, t(self.saved("mat2"))) if self.next_functions[0][0] is not None else None
+        gb = mm(t(self.saved("self")), grad) if self.next_functions[1][0] is not None else None
+        return ga, gb
+
+
+def mm(input, mat2):
+    if input._data.ndim != 2:
+        raise RuntimeError("self must be a matrix")
+    if mat2._data.ndim != 2:
+        raise RuntimeError("mat2 must be a matrix")
+    (n, k), (k2, m) = input._data.shape, mat2._data.shape
+    if k != k2:
+        raise RuntimeError(f"mat1 and mat2 shapes cannot be multiplied ({n}x{k} and {k2}x{m})")
+    _same_dtype(input, mat2, "mm")
+    out = _make(input._data @ mat2._data)
+    if grad_on(input, mat2):
+        _product_node(MmBackward0, out, input, mat2)
+    return out
+
+
+class AddmmBackward0(Node):
+    def backward(self, grad):
+        gs = grad if self.next_functions[0][0] is not None else None
+        g1 = mm(grad, t(self.saved("mat2"))) if self.next_functions[1][0] is not None else None
+        g2 = mm(t(self.saved("mat1")), grad) if self.next_functions[2][0] is not None else None
+        return gs, g1, g2
+
+
+def addmm(input, mat1, mat2):
+    """``input + mat1 @ mat2`` as one node, which is what ``F.linear`` with a bias records."""
+    prod = mm(mat1.detach(), mat2.detach())
+    out = _make(prod._data + input._data)
+    if grad_on(input, mat1, mat2):
+        node = AddmmBackward0()
+        node.save(mat1=mat1, mat2=mat2)
+        record(out, node, (input, mat1, mat2))
+    return out
+
+
+class DotBackward0(Node):
+    def backward(self, grad):
+        ga = grad * self.saved("tensor") if self.next_functions[0][0] is not None else None
+        gb = grad * self.saved("self") if self.next_functions[1][0] is not None else None
+        return ga, gb
+
+
+def dot(input, other):
+    if input._data.ndim != 1 or other._data.ndim != 1:
+        raise RuntimeError(f"1D tensors expected, but got {input._data.ndim}D and {other._data.ndim}D tensors")
+    if input._data.shape != other._data.shape:
+        n, m = input._data.shape[0], other._data.shape[0]
+        raise RuntimeError(f"inconsistent tensor size, expected tensor [{n}] and src [{m}] to have the same "
+                           f"number of elements, but got {n} and {m} elements respectively")
+    _same_dtype(input, other, "dot")
+    out = _make(np.asarray(np.dot(input._data, other._data)))
+    if grad_on(input, other):
+        node = DotBackward0()
+        node.save(tensor=other, self=input)
+        record(out, node, (input, other))
+    return out
+
+
+inner = dot
+
+
+class MvBackward0(Node):
+    def backward(self, grad):
+        ga = gb = None
+        if self.next_functions[0][0] is not None:
+            ga = unsqueeze(grad, 1) * unsqueeze(self.saved("vec"), 0)
+        if self.next_functions[1][0] is not None:
+            gb = mv(t(self.saved("self")), grad)
+        return ga, gb
+
+
+def mv(input, vec):
+    if input._data.ndim != 2 or vec._data.ndim != 1:
+        raise RuntimeError(f"vector + matrix @ vector expected, got {input._data.ndim}, {vec._data.ndim}")
+    if input._data.shape[1] != vec._data.shape[0]:
+        n, k = input._data.shape
+        raise RuntimeError(f"size mismatch, got input ({n}), mat ({n}x{k}), vec ({vec._data.shape[0]})")
+    _same_dtype(input, vec, "mv")
+    out = _make(input._data @ vec._data)
+    if grad_on(input, vec):
+        node = MvBackward0()
+        node.save(vec=vec, self=input)
+        record(out, node, (input, vec))
+    return out
+
+
+class BmmBackward0(Node):
+    def backward(self, grad):
+        ga = gb = None
+        if self.next_functions[0][0] is not None:
+            ga = matmul_batched(grad, transpose(self.saved("mat2"), -1, -2))
+        if self.next_functions[1][0] is not None:
+            gb = matmul_batched(transpose(self.saved("self"), -1, -2), grad)
+        return ga, gb  # broadcast batch dims are summed away by the engine
+
+
+def matmul_batched(input, other):
+    """Batched matrix product with broadcast batch dims (what ``bmm`` and batched ``matmul`` run)."""
+    out = _make(np.matmul(input._data, other._data))
+    if grad_on(input, other):
+        _product_node(BmmBackward0, out, input, other)
+    return out
+
+
+def bmm(input, mat2):
+    if input._data.ndim != 3 or mat2._data.ndim != 3:
+        raise RuntimeError("batch1 must be a 3D tensor")
+    if input._data.shape[0] != mat2._data.shape[0] or input._data.shape[2] != mat2._data.shape[1]:
+        raise RuntimeError("Expected size for first two dimensions of batch2 tensor to be: "
+                           f"[{input._data.shape[0]}, {input._data.shape[2]}] but got: "
+                           f"[{mat2._data.shape[0]}, {mat2._data.shape[1]}].")
+    return matmul_batched(input, mat2)
+
+
+def matmul(input, other):
+    if not isinstance(other, Tensor):
+        raise TypeError(f"matmul(): argument 'other' (position 2) must be Tensor, not {type(other).__name__}")
+    da, db = input._data.ndim, other._data.ndim
+    if da == 0 or db == 0:
+        raise RuntimeError(f"both arguments to matmul need to be at least 1D, but they are {da}D and {db}D")
+    if da == 1 and db == 1:
+        return dot(input, other)
+    if da == 2 and db == 1:
+        return mv(input, other)
+    if da == 1 and db == 2:
+        return squeeze(mm(unsqueeze(input, 0), other), [0])
+    if da == 2 and db == 2:
+        return mm(input, other)
+    a = unsqueeze(input, 0) if da == 1 else input
+    b = unsqueeze(other, -1) if db == 1 else other
+    if a._data.shape[-1] != b._data.shape[-2]:
+        raise RuntimeError(f"Expected size for first two dimensions of batch2 tensor to be: "
+                           f"[{a._data.shape[0]}, {a._data.shape[-1]}] but got: [{b._data.shape[0]}, "
+                           f"{b._data.shape[-2]}].")
+    out = matmul_batched(a, b)
+    out = _unsafe_view(out, out._data.shape)
+    if da == 1:
+        out = squeeze(out, [-2])
+    if db == 1:
+        out = squeeze(out, [-1])
+    return out
+
+
+class UnsafeViewBackward0(Node):
+    def backward(self, grad):
+        return reshape(grad, self.shape)
+
+
+def _unsafe_view(input, shape):
+    out = _make(input._data.reshape(shape))
+    if grad_on(input):
+        node = UnsafeViewBackward0()
+        node.shape = input._data.shape
+        record(out, node, (input,))
+    return out
+
+
+def outer(input, vec2):
+    return reshape(input, (-1, 1)) * vec2
+
+
+ger = outer

@@ -1,0 +1,519 @@
+"""Elementwise primitives. Each backward class gives one formula per input, as derivatives.yaml does."""
+from ..node import Node
+from .base import Tensor, _make, float_data, grad_on, np, operands, record
+
+
+# ---------------------------------------------------------------------------- binary arithmetic
+class AddBackward0(Node):
+    def backward(self, grad):
+        return grad, (grad if self.alpha == 1 else grad * self.alpha)
+
+
+class SubBackward0(Node):
+    def backward(self, grad):
+        return grad, (-grad if self.alpha == 1 else grad * -self.alpha)
+
+
+class RsubBackward1(Node):
+    def backward(self, grad):
+        return -grad if self.alpha == 1 else grad * -self.alpha
+
+
+class MulBackward0(Node):
+    def backward(self, grad):
+        a_needed, b_needed = self.next_functions[0][0], self.next_functions[1][0]
+        ga = grad * self.saved("other") if a_needed is not None else None
+        gb = grad * self.saved("self") if b_needed is not None else None
+        return ga, gb
+
+
+class DivBackward0(Node):
+    def backward(self, grad):
+        other = self.saved("other")
+        ga = grad / other if self.next_functions[0][0] is not None else None
+        gb = None
+        if self.next_functions[1][0] is not None:
+            gb = -grad * self.saved("self") / (other * other)
+        return ga, gb
+
+
+def add(input, other, alpha=1):
+    a, b = operands(input, other)
+    out = _make(np.add(a, b) if alpha == 1 else a + alpha * b)
+    if grad_on(input, other):
+        node = AddBackward0()
+        node.alpha = alpha
+        record(out, node, (input, other))
+    return out
+
+
+def sub(input, other, alpha=1):
+    a, b = operands(input, other)
+    out = _make(np.subtract(a, b) if alpha == 1 else a - alpha * b)
+    if grad_on(input, other):
+        node = SubBackward0()
+        node.alpha = alpha
+        record(out, node, (input, other))
+    return out
+
+
+def rsub(input, other, alpha=1):
+    """``other - alpha * input``, what ``2 - x`` calls."""
+    a, b = operands(input, other)
+    out = _make(b - a if alpha == 1 else b - alpha * a)
+    if grad_on(input):
+        node = RsubBackward1()
+        node.alpha = alpha
+        record(out, node, (input,))
+    return out
+
+
+def mul(input, other):
+    a, b = operands(input, other)
+    out = _make(np.multiply(a, b))
+    if grad_on(input, other):
+        node = MulBackward0()
+        if input._requires_grad:
+            node.save(other=other)
+        if getattr(other, "_requires_grad", False):
+            node.save(self=input)
+        record(out, node, (input, other))
+    return out
+
+
+def div(input, other, rounding_mode=None):
+    a, b = operands(input, other)
+    if a.dtype.kind != "f" and (not isinstance(b, float)):
+        a = a.astype(np.float32)
+    if rounding_mode is not None:
+        fn = np.floor if rounding_mode == "floor" else np.trunc
+        return _make(fn(np.true_divide(a, b)).astype(np.result_type(input._data, b), copy=False))
+    out = _make(np.true_divide(a, b))
+    if grad_on(input, other):
+        node = DivBackward0()
+        node.save(other=other)
+        if getattr(other, "_requires_grad", False):
+            node.save(self=input)
+        record(out, node, (input, other))
+    return out
+
+
+# ---------------------------------------------------------------------------- powers
+class PowBackward0(Node):
+    def backward(self, grad):
+        exponent = self.saved("exponent")
+        if exponent == 0:
+            return grad * 0
+        return grad * exponent * self.saved("self") ** (exponent - 1)
+
+
+class PowBackward1(Node):
+    def backward(self, grad):
+        base, exponent = self.saved("self"), self.saved("exponent")
+        ga = gb = None
+        if self.next_functions[0][0] is not None:
+            ga = grad * exponent * base ** (exponent - 1)
+        if self.next_functions[1][0] is not None:
+            # d/db a**b = a**b log a, taken as 0 where a == 0 and b >= 0, as PyTorch does.
+            zero = (base == 0) & (exponent >= 0)
+            gb = where(zero, 0.0, grad * self.saved("result") * log(base))
+        return ga, gb
+
+
+class PowBackward2(Node):
+    def backward(self, grad):
+        return grad * self.saved("result") * float(np.log(self.saved("self")))
+
+
+def pow(input, exponent):
+    if isinstance(input, Tensor) and not isinstance(exponent, Tensor):
+        a, e = operands(input, exponent)
+        out = _make(np.power(a, e))
+        if grad_on(input):
+            node = PowBackward0()
+            node.save(self=input, exponent=exponent)
+            record(out, node, (input,))
+        return out
+    if not isinstance(input, Tensor):
+        e, a = operands(exponent, input)
+        out = _make(np.power(a, e))
+        if grad_on(exponent):
+            node = PowBackward2()
+            node.save(self=input)
+            node.save_output(result=out)
+            record(out, node, (exponent,))
+        return out
+    a, e = operands(input, exponent)
+    out = _make(np.power(a, e))
+    if grad_on(input, exponent):
+        node = PowBackward1()
+        node.save(self=input, exponent=exponent)
+        node.save_output(result=out)
+        record(out, node, (input, exponent))
+    return out
+
+
+def square(input):
+    return pow(input, 2)
+
+
+# ---------------------------------------------------------------------------- unary functions
+def _unary(input, fn, node_cls, saves=None, floating=True):
+    data = float_data(input) if floating else input._data
+    out = _make(fn(data))
+    if grad_on(input):
+        node = node_cls()
+        if saves == "self":
+            node.save(self=input)
+        elif saves == "result":
+            node.save_output(result=out)
+        record(out, node, (input,))
+    return out
+
+
+class NegBackward0(Node):
+    def backward(self, grad):
+        return -grad
+
+
+class AbsBackward0(Node):
+    def backward(self, grad):
+        return grad * sign(self.saved("self"))
+
+
+class ExpBackward0(Node):
+    def backward(self, grad):
+        return grad * self.saved("result")
+
+
+class LogBackward0(Node):
+    def backward(self, grad):
+        return grad / self.saved("self")
+
+
+class Log1PBackward0(Node):
+    def backward(self, grad):
+        return grad / (self.saved("self") + 1)
+
+
+class SqrtBackward0(Node):
+    def backward(self, grad):
+        return grad / (2 * self.saved("result"))
+
+
+class SinBackward0(Node):
+    def backward(self, grad):
+        return grad * cos(self.saved("self"))
+
+
+class CosBackward0(Node):
+    def backward(self, grad):
+        return grad * -sin(self.saved("self"))
+
+
+class TanBackward0(Node):
+    def backward(self, grad):
+        result = self.saved("result")
+        return grad * (result * result + 1)
+
+
+class TanhBackward0(Node):
+    def backward(self, grad):
+        result = self.saved("result")
+        return grad * (1 - result * result)
+
+
+class SigmoidBackward0(Node):
+    def backward(self, grad):
+        result = self.saved("result")
+        return grad * (result * (1 - result))
+
+
+class ReluBackward0(Node):
+    def backward(self, grad):
+        # Taken as 0 at 0, like PyTorch's threshold_backward.
+        return grad * (self.saved("result") > 0)
+
+
+class ReciprocalBackward0(Node):
+    def backward(self, grad):
+        result = self.saved("result")
+        return -grad * result * result
+
+
+class ZeroGradBackward(Node):
+    """Step functions (sign, floor, round, ...) have a zero gradient almost everywhere."""
+
+    def backward(self, grad):
+        return grad * 0
+
+
+def _zero_grad_node(name):
+    return type(name, (ZeroGradBackward,), {"__doc__": f"Zero gradient of {name[:-9].lower()}."})
+
+
+SignBackward0 = _zero_grad_node("SignBackward0")
+FloorBackward0 = _zero_grad_node("FloorBackward0")
+CeilBackward0 = _zero_grad_node("CeilBackward0")
+RoundBackward0 = _zero_grad_node("RoundBackward0")
+TruncBackward0 = _zero_grad_node("TruncBackward0")
+
+
+def neg(input):
+    return _unary(input, np.negative, NegBackward0, floating=False)
+
+
+def abs(input):
+    return _unary(input, np.abs, AbsBackward0, "self", floating=False)
+
+
+def exp(input):
+    return _unary(input, np.exp, ExpBackward0, "result")
+
+
+def log(input):
+    return _unary(input, np.log, LogBackward0, "self")
+
+
+def log1p(input):
+    return _unary(input, np.log1p, Log1PBackward0, "self")
+
+
+def sqrt(input):
+    return _unary(input, np.sqrt, SqrtBackward0, "result")
+
+
+def sin(input):
+    return _unary(input, np.sin, SinBackward0, "self")
+
+
+def cos(input):
+    return _unary(input, np.cos, CosBackward0, "self")
+
+
+def tan(input):
+    return _unary(input, np.tan, TanBackward0, "result")
+
+
+def tanh(input):
+    return _unary(input, np.tanh, TanhBackward0, "result")
+
+
+def _np_sigmoid(x):
+    # Split by sign so that exp never overflows.
+    out = np.empty_like(x)
+    pos = x >= 0
+    out[pos] = 1 / (1 + np.exp(-x[pos]))
+    e = np.exp(x[~pos])
+    out[~pos] = e / (1 + e)
+    return out
+
+
+def sigmoid(input):
+    return _unary(input, _np_sigmoid, SigmoidBackward0, "result")
+
+
+def relu(input):
+    return _unary(input, lambda d: np.maximum(d, 0).astype(d.dtype, copy=False), ReluBackward0,
+                  "result", floating=False)
+
+
+def reciprocal(input):
+    return _unary(input, np.reciprocal, ReciprocalBackward0, "result")
+
+
+def sign(input):
+    return _unary(input, np.sign, SignBackward0, floating=False)
+
+
+def floor(input):
+    return _unary(input, np.floor, FloorBackward0, floating=False)
+
+
+def ceil(input):
+    return _unary(input, np.ceil, CeilBackward0, floating=False)
+
+
+def round(input, decimals=0):
+    return _unary(input, lambda d: np.round(d, decimals), RoundBackward0, floating=False)
+
+
+def trunc(input):
+    return _unary(input, np.trunc, TruncBackward0, floating=False)
+
+
+# ---------------------------------------------------------------------------- clamp, max/min, where
+class ClampBackward1(Node):
+    def backward(self, grad):
+        x = self.saved("self")
+        lo, hi = self.saved("min"), self.saved("max")
+        # Gradient 1 at the bounds themselves, as in PyTorch.
+        mask = _make(np.ones(x._data.shape, dtype=bool))
+        if lo is not None:
+            mask = mask & (x >= lo)
+        if hi is not None:
+            mask = mask & (x <= hi)
+        return grad * mask
+
+
+def clamp(input, min=None, max=None):
+    if min is None and max is None:
+        raise RuntimeError("torch.clamp: At least one of 'min' or 'max' must not be None")
+    if isinstance(min, Tensor) or isinstance(max, Tensor):
+        out = input
+        if min is not None:
+            out = maximum(out, min if isinstance(min, Tensor) else _make(np.asarray(min, input._data.dtype)))
+        if max is not None:
+            out = minimum(out, max if isinstance(max, Tensor) else _make(np.asarray(max, input._data.dtype)))
+        return out
+    out = _make(np.clip(input._data, min, max).astype(input._data.dtype, copy=False))
+    if grad_on(input):
+        node = ClampBackward1()
+        node.save(self=input, min=min, max=max)
+        record(out, node, (input,))
+    return out
+
+
+class MaximumBackward0(Node):
+    def backward(self, grad):
+        a, b = self.saved("self"), self.saved("other")
+        # Ties split the gradient in half, as in PyTorch.
+        half = grad / 2
+        ga = where(a == b, half, where(a > b, grad, 0.0))
+        gb = where(a == b, half, where(b > a, grad, 0.0))
+        return ga, gb
+
+
+class MinimumBackward0(Node):
+    def backward(self, grad):
+        a, b = self.saved("self"), self.saved("other")
+        half = grad / 2
+        ga = where(a == b, half, where(a < b, grad, 0.0))
+        gb = where(a == b, half, where(b < a, grad, 0.0))
+        return ga, gb
+
+
+def maximum(input, other):
+    a, b = operands(input, other)
+    out = _make(np.maximum(a, b))
+    if grad_on(input, other):
+        node = MaximumBackward0()
+        node.save(self=input, other=other)
+        record(out, node, (input, other))
+    return out
+
+
+def minimum(input, other):
+    a, b = operands(input, other)
+    out = _make(np.minimum(a, b))
+    if grad_on(input, other):
+        node = MinimumBackward0()
+        node.save(self=input, other=other)
+        record(out, node, (input, other))
+    return out
+
+
+class WhereBackward0(Node):
+    def backward(self, grad):
+        cond = self.saved("condition")
+        ga = where(cond, grad, 0.0) if self.next_functions[0][0] is not None else None
+        gb = where(cond, 0.0, grad) if self.next_functions[1][0] is not None else None
+        return ga, gb
+
+
+def where(condition, input=None, other=None):
+    if input is None and other is None:
+        from .indexing import nonzero
+        return nonzero(condition, as_tuple=True)
+    cond = condition._data if isinstance(condition, Tensor) else np.asarray(condition)
+    if isinstance(input, Tensor):
+        a, b = operands(input, other)
+    else:
+        b, a = operands(other, input)
+    out = _make(np.where(cond.astype(bool, copy=False), a, b))
+    if grad_on(input, other):
+        node = WhereBackward0()
+        node.save(condition=condition if isinstance(condition, Tensor) else _make(cond))
+        record(out, node, (input, other))
+    return out
+
+
+# ---------------------------------------------------------------------------- copies and casts
+class CloneBackward0(Node):
+    def backward(self, grad):
+        return grad
+
+
+class ToCopyBackward0(Node):
+    def backward(self, grad):
+        return grad  # the engine casts it back to the input's dtype
+
+
+def clone(input, memory_format=None):
+    out = _make(input._data.copy())
+    if grad_on(input):
+        record(out, CloneBackward0(), (input,))
+    return out
+
+
+def to_dtype(input, np_dtype):
+    if input._data.dtype == np_dtype:
+        return input
+    out = _make(input._data.astype(np_dtype))
+    if grad_on(input) and out._data.dtype.kind == "f":
+        record(out, ToCopyBackward0(), (input,))
+    return out
+
+
+# ---------------------------------------------------------------------------- no gradient
+def _compare(fn):
+    def op(input, other):
+        a, b = operands(input, other) if isinstance(input, Tensor) else operands(other, input)[::-1]
+        return _make(fn(a, b))
+    op.__name__ = fn.__name__
+    return op
+
+
+eq = _compare(np.equal)
+ne = _compare(np.not_equal)
+lt = _compare(np.less)
+le = _compare(np.less_equal)
+gt = _compare(np.greater)
+ge = _compare(np.greater_equal)
+logical_and = _compare(np.logical_and)
+logical_or = _compare(np.logical_or)
+logical_xor = _compare(np.logical_xor)
+bitwise_and = _compare(np.bitwise_and)
+bitwise_or = _compare(np.bitwise_or)
+bitwise_xor = _compare(np.bitwise_xor)
+floor_divide = _compare(np.floor_divide)
+remainder = _compare(np.remainder)
+fmod = _compare(np.fmod)
+
+
+def logical_not(input):
+    return _make(np.logical_not(input._data))
+
+
+def bitwise_not(input):
+    return _make(np.invert(input._data))
+
+
+def isnan(input):
+    return _make(np.isnan(input._data))
+
+
+def isinf(input):
+    return _make(np.isinf(input._data))
+
+
+def isfinite(input):
+    return _make(np.isfinite(input._data))
+
+
+def allclose(input, other, rtol=1e-05, atol=1e-08, equal_nan=False):
+    return bool(np.allclose(input._data, other._data, rtol, atol, equal_nan))
+
+
+def equal(input, other):
+    return input._data.shape == other._data.shape and bool(np.array_equal(input._data, other._data))

@@ -1,0 +1,469 @@
+"""Reductions and the normalising functions built on them (softmax, log_softmax, logsumexp)."""
+
+from .. import dtypes
+from ..node import Node
+from ..tensor import _wrap_dim
+from .base import _make, float_data, grad_on, np, record
+from .pointwise import exp, sign, where
+from .shape import expand, unsqueeze
+
+
+def _dims(dim, ndim):
+    """Normalises ``dim`` (None, int, or a sequence) to a sorted tuple of non-negative dims."""
+    if dim is None:
+        return tuple(range(ndim))
+    if isinstance(dim, int):
+        dim = (dim,)
+    return tuple(sorted({_wrap_dim(d, ndim) for d in dim}))
+
+
+def _expand_back(grad, shape, dims, keepdim):
+    """Undoes a reduction's shape change on ``grad``: re-inserts reduced dims, then expands."""
+    if not keepdim:
+        for d in dims:
+            grad = unsqueeze(grad, d)
+    return expand(grad, shape)
+
+
+class _Reduction(Node):
+    """Shared bookkeeping: input shape, reduced dims, keepdim."""
+
+    def _back(self, grad):
+        return _expand_back(grad, self.shape, self.dims, self.keepdim)
+
+
+def _reduced(input, dims, keepdim, node, **saved):
+    node.shape, node.dims, node.keepdim = input._data.shape, dims, keepdim
+    if saved:
+        node.save(**saved)
+    return node
+
+
+# ---------------------------------------------------------------------------- sum / mean / prod
+class SumBackward0(_Reduction):
+    def backward(self, grad):
+        return expand(grad, self.shape)
+
+
+class SumBackward1(_Reduction):
+    def backward(self, grad):
+        return self._back(grad)
+
+
+def sum(input, dim=None, keepdim=False, dtype=None):
+    data = input._data
+    if dtype is not None:
+        data = data.astype(dtypes.to_numpy_dtype(dtype))
+    elif data.dtype.kind in "bui":
+        data = data.astype(np.int64)
+    dims = _dims(dim, data.ndim)
+    out = _make(np.sum(data, axis=dims, keepdims=keepdim))
+    if grad_on(input):
+        node = SumBackward0() if dim is None else SumBackward1()
+        record(out, _reduced(input, dims, keepdim, node), (input,))
+    return out
+
+
+class MeanBackward0(_Reduction):
+    def backward(self, grad):
+        return expand(grad, self.shape) / self.count
+
+
+class MeanBackward1(_Reduction):
+    def backward(self, grad):
+        return self._back(grad) / self.count
+
+
+def mean(input, dim=None, keepdim=False, dtype=None):
+    data = input._data if dtype is None else input._data.astype(dtypes.to_numpy_dtype(dtype))
+    if data.dtype.kind != "f":
+        raise RuntimeError("mean(): could not infer output dtype. Input dtype must be either a floating "
+                           f"point or complex dtype. Got: {input.dtype.legacy_name[:-6]}")
+    dims = _dims(dim, data.ndim)
+    out = _make(np.mean(data, axis=dims, keepdims=keepdim))
+    if grad_on(input):
+        node = MeanBackward0() if dim is None else MeanBackward1()
+        node.count = int(np.prod([data.shape[d] for d in dims])) if data.ndim else 1
+        record(out, _reduced(input, dims, keepdim, node), (input,))
+    return out
+
+
+class ProdBackward0(_Reduction):
+    def backward(self, grad):
+        x, result = self.saved("self"), self.saved("result")
+        g = self._back(grad) if self.dims else grad
+        r = _expand_back(result, self.shape, self.dims, self.keepdim)
+        if not np.any(x._data == 0):
+            return g * r / x
+        # With zeros, divide-by-x fails: use the product of all the other elements instead.
+        moved = np.moveaxis(x._data, self.dims, tuple(range(len(self.dims))))
+        flat = moved.reshape((-1,) + moved.shape[len(self.dims):])
+        before = np.cumprod(np.concatenate([np.ones_like(flat[:1]), flat[:-1]]), axis=0)
+        after = np.cumprod(np.concatenate([np.ones_like(flat[:1]), flat[::-1][:-1]]), axis=0)[::-1]
+        others = np.moveaxis((before * after).reshape(moved.shape), tuple(range(len(self.dims))), self.dims)
+        return g * _make(others)
+
+
+class ProdBackward1(ProdBackward0):
+    pass
+
+
+def prod(input, dim=None, keepdim=False, dtype=None):
+    data = input._data if dtype is None else input._data.astype(dtypes.to_numpy_dtype(dtype))
+    if data.dtype.kind in "bui":
+        data = data.astype(np.int64)
+    dims = _dims(dim, data.ndim)
+    out = _make(np.prod(data, axis=dims, keepdims=keepdim))
+    if grad_on(input):
+        node = ProdBackward0() if dim is None else ProdBackward1()
+        _reduced(input, dims, keepdim, node, self=input)
+        node.save_output(result=out)
+        record(out, node, (input,))
+    return out
+
+
+# ---------------------------------------------------------------------------- max / min
+class _ReturnType(tuple):
+    """``torch.return_types.max(values=..., indices=...)``."""
+
+    _name = "max"
+
+    def __new__(cls, values, indices):
+        return tuple.__new__(cls, (values, indices))
+
+    values = property(lambda self: self[0])
+    indices = property(lambda self: self[1])
+
+    def __repr__(self):
+        return (f"torch.return_types.{self._name}(\nvalues={self[0]!r},\nindices={self[1]!r})")
+
+
+def _return_type(name):
+    return type(name, (_ReturnType,), {"_name": name})
+
+
+_RETURN_TYPES = {n: _return_type(n) for n in ("max", "min", "sort", "topk", "kthvalue", "mode", "median")}
+
+
+class MaxBackward1(Node):
+    def backward(self, grad):
+        # Ties share the gradient evenly, as PyTorch's evenly_distribute_backward does.
+        x, result = self.saved("self"), self.saved("result")
+        mask = x == result
+        return where(mask, grad / mask._data.sum(), 0.0)
+
+
+class MinBackward1(MaxBackward1):
+    pass
+
+
+class MaxBackward0(_Reduction):
+    def backward(self, grad):
+        index = self.saved("indices")
+        d = self.dims[0]
+        if not self.keepdim:
+            grad, index = unsqueeze(grad, d), unsqueeze(index, d)
+        return scatter_add_into(self.shape, d, index, grad)
+
+
+class MinBackward0(MaxBackward0):
+    pass
+
+
+def _extreme(input, dim, keepdim, np_arg, np_val, name, full_cls, dim_cls):
+    if dim is None:
+        if input._data.size == 0:
+            raise RuntimeError(f"{name}(): Expected reduction dim to be specified for input.numel() == 0. "
+                               "Specify the reduction dim with the 'dim' argument.")
+        out = _make(np_val(input._data))
+        if grad_on(input):
+            node = full_cls()
+            node.save(self=input)
+            node.save_output(result=out)
+            record(out, node, (input,))
+        return out
+    d = _wrap_dim(dim, input._data.ndim)
+    data = input._data if input._data.ndim else input._data.reshape(1)
+    idx = np.expand_dims(np_arg(data, axis=d if input._data.ndim else 0), d if input._data.ndim else 0)
+    values = np.take_along_axis(data, idx, axis=d if input._data.ndim else 0)
+    if not keepdim or not input._data.ndim:
+        values, idx = values.reshape(input._data.shape[:d] + input._data.shape[d + 1:]), \
+            idx.reshape(input._data.shape[:d] + input._data.shape[d + 1:])
+    out, indices = _make(values), _make(idx.astype(np.int64))
+    if grad_on(input):
+        node = dim_cls()
+        _reduced(input, (d,), keepdim, node, indices=indices)
+        record(out, node, (input,))
+    return _RETURN_TYPES[name](out, indices)
+
+
+def max(input, dim=None, keepdim=False):
+    from .base import Tensor
+    if isinstance(dim, Tensor):
+        from .pointwise import maximum
+        return maximum(input, dim)
+    return _extreme(input, dim, keepdim, np.argmax, np.max, "max", MaxBackward1, MaxBackward0)
+
+
+def min(input, dim=None, keepdim=False):
+    from .base import Tensor
+    if isinstance(dim, Tensor):
+        from .pointwise import minimum
+        return minimum(input, dim)
+    return _extreme(input, dim, keepdim, np.argmin, np.min, "min", MinBackward1, MinBackward0)
+
+
+def amax(input, dim=(), keepdim=False):
+    return max(input, dim[0] if isinstance(dim, (tuple, list)) and len(dim) == 1 else dim or None,
+               keepdim)[0] if dim not in ((), None) else max(input)
+
+
+def argmax(input, dim=None, keepdim=False):
+    if dim is None:
+        return _make(np.int64(np.argmax(input._data)))
+    return max(input.detach(), dim, keepdim)[1]
+
+
+def argmin(input, dim=None, keepdim=False):
+    if dim is None:
+        return _make(np.int64(np.argmin(input._data)))
+    return min(input.detach(), dim, keepdim)[1]
+
+
+# ---------------------------------------------------------------------------- gather / scatter
+class GatherBackward0(Node):
+    def backward(self, grad):
+        return scatter_add_into(self.shape, self.dim, self.saved("index"), grad)
+
+
+class ScatterAddBackward0(Node):
+    def backward(self, grad):
+        return gather(grad, self.dim, self.saved("index"))
+
+
+def gather(input, dim, index):
+    """Picks ``input`` values along ``dim`` at ``index`` (``out[i][j] = input[i][index[i][j]]`` for dim=1)."""
+    d = _wrap_dim(dim, input._data.ndim)
+    out = _make(np.take_along_axis(input._data, index._data, axis=d))
+    if grad_on(input):
+        node = GatherBackward0()
+        node.shape, node.dim = input._data.shape, d
+        node.save(index=index)
+        record(out, node, (input,))
+    return out
+
+
+def scatter_add_into(shape, dim, index, src):
+    """A zero tensor of ``shape`` with ``src`` added at ``index`` along ``dim`` (the adjoint of gather)."""
+    data = np.zeros(shape, dtype=src._data.dtype)
+    full_index = list(np.indices(index._data.shape, sparse=True))
+    full_index[dim] = index._data
+    np.add.at(data, tuple(full_index), src._data)
+    out = _make(data)
+    if grad_on(src):
+        node = ScatterAddBackward0()
+        node.dim = dim
+        node.save(index=index)
+        record(out, node, (src,))
+    return out
+
+
+# ---------------------------------------------------------------------------- statistics and norms
+class VarBackward0(_Reduction):
+    def backward(self, grad):
+        x = self.saved("self")
+        centred = x - mean(x, self.dims, keepdim=True)
+        return self._back(grad) * centred * (2.0 / self.denom)
+
+
+class StdBackward0(_Reduction):
+    def backward(self, grad):
+        x, result = self.saved("self"), self.saved("result")
+        centred = x - mean(x, self.dims, keepdim=True)
+        r = _expand_back(result, self.shape, self.dims, self.keepdim)
+        return self._back(grad) * centred / (r * self.denom)
+
+
+def _correction(unbiased, correction):
+    if correction is not None:
+        return correction
+    return 1 if unbiased is None or unbiased else 0
+
+
+def _var_like(input, dim, unbiased, keepdim, correction, cls, np_fn):
+    if isinstance(dim, bool):
+        unbiased, dim = dim, None
+    c = _correction(unbiased, correction)
+    data = float_data(input)
+    dims = _dims(dim, data.ndim)
+    out = _make(np.asarray(np_fn(data, axis=dims, ddof=c, keepdims=keepdim), dtype=data.dtype))
+    if grad_on(input):
+        node = cls()
+        node.denom = int(np.prod([data.shape[d] for d in dims])) - c if data.ndim else 1 - c
+        _reduced(input, dims, keepdim, node, self=input)
+        if cls is StdBackward0:
+            node.save_output(result=out)
+        record(out, node, (input,))
+    return out
+
+
+def var(input, dim=None, unbiased=None, keepdim=False, *, correction=None):
+    return _var_like(input, dim, unbiased, keepdim, correction, VarBackward0, np.var)
+
+
+def std(input, dim=None, unbiased=None, keepdim=False, *, correction=None):
+    return _var_like(input, dim, unbiased, keepdim, correction, StdBackward0, np.std)
+
+
+class LinalgVectorNormBackward0(_Reduction):
+    def backward(self, grad):
+        x, result = self.saved("self"), self.saved("result")
+        r = _expand_back(result, self.shape, self.dims, self.keepdim)
+        g = self._back(grad)
+        p = self.p
+        if p == 2:
+            scale = x / r
+        elif p == 1:
+            return g * sign(x)
+        elif p == float("inf"):
+            mask = abs_(x) == r
+            count = _expand_back(_make(np.sum(mask._data, axis=self.dims, keepdims=self.keepdim)),
+                                 self.shape, self.dims, self.keepdim)
+            return g * sign(x) * mask / count
+        else:
+            scale = sign(x) * abs_(x) ** (p - 1) / r ** (p - 1)
+        # The norm's gradient at 0 is taken as 0 (a subgradient), as PyTorch does.
+        return where(r == 0, 0.0, g * scale)
+
+
+def abs_(x):
+    from .pointwise import abs
+    return abs(x)
+
+
+def norm(input, p="fro", dim=None, keepdim=False, dtype=None):
+    if p == "fro" or p is None:
+        p = 2
+    p = float(p)
+    data = float_data(input)
+    dims = _dims(dim, data.ndim)
+    a = np.abs(data)
+    if p == float("inf"):
+        value = np.max(a, axis=dims, keepdims=keepdim)
+    elif p == 2:
+        value = np.sqrt(np.sum(a * a, axis=dims, keepdims=keepdim))
+    else:
+        value = np.sum(a ** p, axis=dims, keepdims=keepdim) ** (1 / p)
+    out = _make(np.asarray(value, dtype=data.dtype))
+    if grad_on(input):
+        node = LinalgVectorNormBackward0()
+        node.p = p
+        _reduced(input, dims, keepdim, node, self=input)
+        node.save_output(result=out)
+        record(out, node, (input,))
+    return out
+
+
+# ---------------------------------------------------------------------------- logsumexp / softmax
+class LogsumexpBackward0(_Reduction):
+    def backward(self, grad):
+        x, result = self.saved("self"), self.saved("result")
+        r = _expand_back(result, self.shape, self.dims, self.keepdim)
+        return self._back(grad) * exp(x - r)
+
+
+def _np_logsumexp(data, dims, keepdim):
+    m = np.max(data, axis=dims, keepdims=True)
+    m = np.where(np.isfinite(m), m, 0)
+    out = np.log(np.sum(np.exp(data - m), axis=dims, keepdims=True)) + m
+    return out if keepdim else np.squeeze(out, axis=dims)
+
+
+def logsumexp(input, dim, keepdim=False):
+    data = float_data(input)
+    dims = _dims(dim, data.ndim)
+    out = _make(np.asarray(_np_logsumexp(data, dims, keepdim), dtype=data.dtype))
+    if grad_on(input):
+        node = LogsumexpBackward0()
+        _reduced(input, dims, keepdim, node, self=input)
+        node.save_output(result=out)
+        record(out, node, (input,))
+    return out
+
+
+class SoftmaxBackward0(Node):
+    def backward(self, grad):
+        y = self.saved("result")
+        return y * (grad - sum(grad * y, self.dim, keepdim=True))
+
+
+class LogSoftmaxBackward0(Node):
+    def backward(self, grad):
+        y = self.saved("result")
+        return grad - exp(y) * sum(grad, self.dim, keepdim=True)
+
+
+def _softmax_dim(dim, ndim):
+    if dim is None:
+        # PyTorch's legacy implicit choice, which it warns about.
+        import warnings
+        warnings.warn("Implicit dimension choice for softmax has been deprecated. Change the call to "
+                      "include dim=X as an argument.", UserWarning, stacklevel=3)
+        dim = 0 if ndim in (0, 1, 3) else 1
+    return _wrap_dim(dim, ndim)
+
+
+def softmax(input, dim=None, dtype=None):
+    data = float_data(input) if dtype is None else input._data.astype(dtypes.to_numpy_dtype(dtype))
+    d = _softmax_dim(dim, data.ndim)
+    e = np.exp(data - np.max(data, axis=d, keepdims=True))
+    out = _make((e / np.sum(e, axis=d, keepdims=True)).astype(data.dtype, copy=False))
+    if grad_on(input):
+        node = SoftmaxBackward0()
+        node.dim = d
+        node.save_output(result=out)
+        record(out, node, (input,))
+    return out
+
+
+def log_softmax(input, dim=None, dtype=None):
+    data = float_data(input) if dtype is None else input._data.astype(dtypes.to_numpy_dtype(dtype))
+    d = _softmax_dim(dim, data.ndim)
+    out = _make((data - _np_logsumexp(data, (d,), True)).astype(data.dtype, copy=False))
+    if grad_on(input):
+        node = LogSoftmaxBackward0()
+        node.dim = d
+        node.save_output(result=out)
+        record(out, node, (input,))
+    return out
+
+
+class CumsumBackward0(Node):
+    def backward(self, grad):
+        from .shape import flip
+        return flip(cumsum(flip(grad, self.dim), self.dim), self.dim)
+
+
+def cumsum(input, dim, dtype=None):
+    d = _wrap_dim(dim, input._data.ndim)
+    data = input._data.astype(np.int64) if input._data.dtype.kind in "bui" else input._data
+    out = _make(np.cumsum(data, axis=d))
+    if grad_on(input):
+        node = CumsumBackward0()
+        node.dim = d
+        record(out, node, (input,))
+    return out
+
+
+def all(input, dim=None, keepdim=False):
+    return _make(np.all(input._data, axis=dim, keepdims=keepdim))
+
+
+def any(input, dim=None, keepdim=False):
+    return _make(np.any(input._data, axis=dim, keepdims=keepdim))
+
+
+def count_nonzero(input, dim=None):
+    return _make(np.asarray(np.count_nonzero(input._data, axis=dim), dtype=np.int64))
+
+

@@ -1,0 +1,457 @@
+"""Shape primitives: views, transposes, expand/sum_to, repeat, cat/stack/split.
+
+``sum_to`` is the single place where a broadcast gradient is summed back to an input's shape.
+"""
+from ..node import Node
+from ..tensor import _wrap_dim
+from .base import Tensor, _make, as_view, grad_on, np, record, record_outputs
+
+
+def _sizes(args):
+    """Accepts ``f(2, 3)``, ``f((2, 3))`` and ``f([2, 3])``."""
+    if len(args) == 1 and isinstance(args[0], (tuple, list)):
+        args = args[0]
+    return tuple(int(a) for a in args)
+
+
+def _infer(shape, numel):
+    shape = list(shape)
+    if shape.count(-1) > 1:
+        raise RuntimeError("only one dimension can be inferred")
+    known = 1
+    for s in shape:
+        if s != -1:
+            known *= s
+    if -1 in shape:
+        if known == 0 or numel % known:
+            raise RuntimeError(f"shape '{list(shape)}' is invalid for input of size {numel}")
+        shape[shape.index(-1)] = numel // known
+    elif known != numel:
+        raise RuntimeError(f"shape '{list(shape)}' is invalid for input of size {numel}")
+    return tuple(shape)
+
+
+def _view_chain(out, base, fn, np_fn):
+    """Records how ``out`` is read from the root base, so an in-place op on ``out`` can rebase it."""
+    as_view(out, base)
+    prev_fn, prev_np = base.__dict__.get("_view_fn"), base.__dict__.get("_np_view_fn")
+    if prev_fn is None:
+        out._view_fn, out._np_view_fn = fn, np_fn
+    else:
+        out._view_fn = lambda t: fn(prev_fn(t))
+        out._np_view_fn = lambda a: np_fn(prev_np(a))
+    return out
+
+
+# ---------------------------------------------------------------------------- sum_to / expand
+class SumToBackward(Node):
+    def backward(self, grad):
+        return expand(grad, self.shape)
+
+
+def sum_to(input, shape):
+    """Sums ``input`` down to ``shape`` (the reverse of broadcasting). Raises ValueError if not broadcastable."""
+    src = input._data.shape
+    shape = tuple(shape)
+    if src == shape:
+        return input
+    lead = len(src) - len(shape)
+    if lead < 0:
+        raise ValueError("cannot sum to a larger shape")
+    dims = list(range(lead))
+    for i, s in enumerate(shape):
+        if s == 1 and src[i + lead] != 1:
+            dims.append(i + lead)
+        elif s != src[i + lead] and s != 1:
+            raise ValueError("not broadcastable")
+    from .reduction import sum
+    out = sum(input, tuple(dims), keepdim=True) if dims else input
+    return reshape(out, shape) if out._data.shape != shape else out
+
+
+class ExpandBackward0(Node):
+    def backward(self, grad):
+        return sum_to(grad, self.shape)
+
+
+def expand(input, *sizes):
+    sizes = _sizes(sizes)
+    src = input._data.shape
+    if len(sizes) < len(src):
+        raise RuntimeError(
+            f"expand(torch.FloatTensor{{{list(src)}}}, size={list(sizes)}): the number of sizes provided "
+            f"({len(sizes)}) must be greater or equal to the number of dimensions in the tensor ({len(src)})")
+    lead = len(sizes) - len(src)
+    target = tuple(src[i - lead] if (s == -1 and i >= lead) else s for i, s in enumerate(sizes))
+    try:
+        data = np.broadcast_to(input._data, target)
+    except ValueError:
+        raise RuntimeError(
+            f"The expanded size of the tensor ({target[-1]}) must match the existing size ({src[-1]}) at "
+            f"non-singleton dimension {len(target) - 1}.  Target sizes: {list(sizes)}.  Tensor sizes: "
+            f"{list(src)}") from None
+    out = as_view(_make(data), input)
+    if grad_on(input):
+        node = ExpandBackward0()
+        node.shape = src
+        record(out, node, (input,))
+    return out
+
+
+def expand_as(input, other):
+    return expand(input, other._data.shape)
+
+
+def broadcast_to(input, shape):
+    return expand(input, shape)
+
+
+# ---------------------------------------------------------------------------- views
+class ViewBackward0(Node):
+    def backward(self, grad):
+        return reshape(grad, self.shape)
+
+
+class UnsafeViewBackward0(ViewBackward0):
+    pass
+
+
+def view(input, *shape):
+    if len(shape) == 1 and not isinstance(shape[0], (tuple, list, int)) and hasattr(shape[0], "np"):
+        from .pointwise import to_dtype
+        return to_dtype(input, shape[0].np)
+    shape = _infer(_sizes(shape), input._data.size)
+    data = input._data.view()
+    try:
+        data.shape = shape
+    except AttributeError:
+        raise RuntimeError(
+            "view size is not compatible with input tensor's size and stride (at least one dimension "
+            "spans across two contiguous subspaces). Use .reshape(...) instead.") from None
+    return _record_view(input, data, shape)
+
+
+def _record_view(input, data, shape):
+    out = _view_chain(_make(data), input, lambda t: view(t, shape), lambda a: a.reshape(shape))
+    if grad_on(input):
+        node = ViewBackward0()
+        node.shape = input._data.shape
+        record(out, node, (input,))
+    return out
+
+
+def reshape(input, *shape):
+    shape = _infer(_sizes(shape), input._data.size)
+    data = input._data.view()
+    try:
+        data.shape = shape
+    except AttributeError:
+        from .pointwise import clone
+        copy = clone(input)
+        out = _make(copy._data.reshape(shape))
+        if grad_on(copy):
+            node = UnsafeViewBackward0()
+            node.shape = input._data.shape
+            record(out, node, (copy,))
+        return out
+    return _record_view(input, data, shape)
+
+
+def view_as(input, other):
+    return view(input, other._data.shape)
+
+
+def reshape_as(input, other):
+    return reshape(input, other._data.shape)
+
+
+def flatten(input, start_dim=0, end_dim=-1):
+    nd = input._data.ndim
+    if nd == 0:
+        return reshape(input, 1)
+    s, e = _wrap_dim(start_dim, nd), _wrap_dim(end_dim, nd)
+    if s == e:
+        return input
+    shape = input._data.shape
+    return reshape(input, shape[:s] + (-1,) + shape[e + 1:])
+
+
+def contiguous(input, memory_format=None):
+    if input._data.flags.c_contiguous:
+        return input
+    from .pointwise import clone
+    out = clone(input)
+    out._data = np.ascontiguousarray(out._data)
+    return out
+
+
+class TransposeBackward0(Node):
+    def backward(self, grad):
+        return transpose(grad, self.dim0, self.dim1)
+
+
+class TBackward0(Node):
+    def backward(self, grad):
+        return t(grad)
+
+
+class PermuteBackward0(Node):
+    def backward(self, grad):
+        return permute(grad, tuple(np.argsort(self.dims)))
+
+
+def transpose(input, dim0, dim1):
+    nd = input._data.ndim
+    d0, d1 = _wrap_dim(dim0, nd), _wrap_dim(dim1, nd)
+    out = _view_chain(_make(np.swapaxes(input._data, d0, d1)), input,
+                      lambda x: transpose(x, d0, d1), lambda a: np.swapaxes(a, d0, d1))
+    if grad_on(input):
+        node = TransposeBackward0()
+        node.dim0, node.dim1 = d0, d1
+        record(out, node, (input,))
+    return out
+
+
+swapaxes = swapdims = transpose
+
+
+def t(input):
+    nd = input._data.ndim
+    if nd > 2:
+        raise RuntimeError(f"t() expects a tensor with <= 2 dimensions, but self is {nd}D")
+    out = _view_chain(_make(input._data.T), input, t, np.transpose)
+    if grad_on(input):
+        record(out, TBackward0(), (input,))
+    return out
+
+
+def permute(input, *dims):
+    nd = input._data.ndim
+    dims = tuple(_wrap_dim(d, nd) for d in _sizes(dims))
+    if sorted(dims) != list(range(nd)):
+        raise RuntimeError("permute(sparse_coo): number of dimensions in the tensor input does not match "
+                           "the length of the desired ordering of dimensions i.e. input.dim() = "
+                           f"{nd} is not equal to len(dims) = {len(dims)}")
+    out = _view_chain(_make(np.transpose(input._data, dims)), input,
+                      lambda x: permute(x, dims), lambda a: np.transpose(a, dims))
+    if grad_on(input):
+        node = PermuteBackward0()
+        node.dims = dims
+        record(out, node, (input,))
+    return out
+
+
+def T(input):
+    return permute(input, tuple(range(input._data.ndim))[::-1])
+
+
+class SqueezeBackward0(Node):
+    def backward(self, grad):
+        return reshape(grad, self.shape)
+
+
+class SqueezeBackward1(SqueezeBackward0):
+    pass
+
+
+class SqueezeBackward4(SqueezeBackward0):
+    pass
+
+
+def squeeze(input, dim=None):
+    shape = input._data.shape
+    if dim is None:
+        new, cls = tuple(s for s in shape if s != 1), SqueezeBackward0
+    else:
+        dims = (dim,) if isinstance(dim, int) else tuple(dim)
+        dims = {_wrap_dim(d, len(shape)) for d in dims}
+        new = tuple(s for i, s in enumerate(shape) if not (i in dims and s == 1))
+        cls = SqueezeBackward1 if isinstance(dim, int) else SqueezeBackward4
+    out = _view_chain(_make(input._data.reshape(new)), input,
+                      lambda x: squeeze(x, dim), lambda a: a.reshape(new))
+    if grad_on(input):
+        node = cls()
+        node.shape = shape
+        record(out, node, (input,))
+    return out
+
+
+class UnsqueezeBackward0(Node):
+    def backward(self, grad):
+        return squeeze(grad, self.dim)
+
+
+def unsqueeze(input, dim):
+    d = _wrap_dim(dim, input._data.ndim + 1)
+    out = _view_chain(_make(np.expand_dims(input._data, d)), input,
+                      lambda x: unsqueeze(x, d), lambda a: np.expand_dims(a, d))
+    if grad_on(input):
+        node = UnsqueezeBackward0()
+        node.dim = d
+        record(out, node, (input,))
+    return out
+
+
+# ---------------------------------------------------------------------------- copies of several kinds
+class RepeatBackward0(Node):
+    def backward(self, grad):
+        from .reduction import sum
+        reps, shape = self.repeats, self.shape
+        shape = (1,) * (len(reps) - len(shape)) + tuple(shape)
+        split = []
+        for r, s in zip(reps, shape):
+            split += [r, s]
+        g = sum(reshape(grad, split), tuple(range(0, 2 * len(reps), 2)))
+        return reshape(g, self.shape)
+
+
+def repeat(input, *repeats):
+    repeats = _sizes(repeats)
+    if len(repeats) < input._data.ndim:
+        raise RuntimeError("Number of dimensions of repeat dims can not be smaller than number of "
+                           "dimensions of tensor")
+    data = input._data.reshape((1,) * (len(repeats) - input._data.ndim) + input._data.shape)
+    out = _make(np.tile(data, repeats))
+    if grad_on(input):
+        node = RepeatBackward0()
+        node.repeats, node.shape = repeats, input._data.shape
+        record(out, node, (input,))
+    return out
+
+
+class CatBackward0(Node):
+    def backward(self, grad):
+        from .indexing import narrow
+        grads, start = [], 0
+        for size in self.sizes:
+            grads.append(narrow(grad, self.dim, start, size))
+            start += size
+        return tuple(grads)
+
+
+def cat(tensors, dim=0):
+    tensors = list(tensors)
+    if not tensors:
+        raise RuntimeError("torch.cat(): expected a non-empty list of Tensors")
+    from .base import result_np_dtype
+    dt = result_np_dtype(*tensors)
+    nd = max(t._data.ndim for t in tensors)
+    d = _wrap_dim(dim, nd)
+    parts = [t._data for t in tensors if not (t._data.ndim == 1 and t._data.size == 0)]
+    try:
+        out = _make(np.concatenate([p.astype(dt, copy=False) for p in parts], axis=d))
+    except ValueError:
+        ref = tensors[0]._data.shape
+        for i, x in enumerate(tensors):
+            s = x._data.shape
+            if len(s) != len(ref):
+                raise RuntimeError(f"Tensors must have same number of dimensions: got {len(ref)} and "
+                                   f"{len(s)}") from None
+            for k in range(len(s)):
+                if k != d and s[k] != ref[k]:
+                    raise RuntimeError(f"Sizes of tensors must match except in dimension {d}. Expected "
+                                       f"size {ref[k]} but got size {s[k]} for tensor number {i} in the "
+                                       f"list.") from None
+        raise
+    if grad_on(*tensors):
+        node = CatBackward0()
+        node.dim = d
+        node.sizes = [t._data.shape[d] if t._data.ndim else 0 for t in tensors]
+        record(out, node, tensors)
+    return out
+
+
+concat = concatenate = cat
+
+
+class StackBackward0(Node):
+    def backward(self, grad):
+        return tuple(unbind(grad, self.dim))
+
+
+def stack(tensors, dim=0):
+    tensors = list(tensors)
+    if not tensors:
+        raise RuntimeError("stack expects a non-empty TensorList")
+    for i, x in enumerate(tensors):
+        if x._data.shape != tensors[0]._data.shape:
+            raise RuntimeError(f"stack expects each tensor to be equal size, but got "
+                               f"{list(tensors[0]._data.shape)} at entry 0 and {list(x._data.shape)} at entry {i}")
+    from .base import result_np_dtype
+    dt = result_np_dtype(*tensors)
+    d = _wrap_dim(dim, tensors[0]._data.ndim + 1)
+    out = _make(np.stack([x._data.astype(dt, copy=False) for x in tensors], axis=d))
+    if grad_on(*tensors):
+        node = StackBackward0()
+        node.dim = d
+        record(out, node, tensors)
+    return out
+
+
+class UnbindBackward0(Node):
+    def backward(self, *grads):
+        grads = [g if g is not None else _make(np.zeros(self.piece, self.dtype)) for g in grads]
+        return stack(grads, self.dim)
+
+
+def unbind(input, dim=0):
+    d = _wrap_dim(dim, input._data.ndim)
+    outs = [as_view(_make(np.take(input._data, i, axis=d)), input) for i in range(input._data.shape[d])]
+    if grad_on(input):
+        node = UnbindBackward0()
+        node.dim, node.dtype = d, input._data.dtype
+        node.piece = input._data.shape[:d] + input._data.shape[d + 1:]
+        record_outputs(outs, node, (input,))
+    return tuple(outs)
+
+
+class SplitBackward0(Node):
+    def backward(self, *grads):
+        filled = []
+        for g, shape in zip(grads, self.shapes):
+            filled.append(g if g is not None else _make(np.zeros(shape, self.dtype)))
+        return cat(filled, self.dim)
+
+
+def split(input, split_size_or_sections, dim=0):
+    d = _wrap_dim(dim, input._data.ndim)
+    n = input._data.shape[d]
+    if isinstance(split_size_or_sections, int):
+        size = split_size_or_sections
+        sizes = [min(size, n - i) for i in range(0, n, size)] if n else [0]
+    else:
+        sizes = list(split_size_or_sections)
+        if sum(sizes) != n:
+            raise RuntimeError(f"split_with_sizes expects split_sizes to sum exactly to {n} (input tensor's "
+                               f"size at dimension {d}), but got split_sizes={sizes}")
+    outs, start = [], 0
+    for s in sizes:
+        index = (slice(None),) * d + (slice(start, start + s),)
+        outs.append(as_view(_make(input._data[index]), input))
+        start += s
+    if grad_on(input):
+        node = SplitBackward0()
+        node.dim, node.dtype = d, input._data.dtype
+        node.shapes = [o._data.shape for o in outs]
+        record_outputs(outs, node, (input,))
+    return tuple(outs)
+
+
+def chunk(input, chunks, dim=0):
+    n = input._data.shape[_wrap_dim(dim, input._data.ndim)]
+    return split(input, max(1, -(-n // chunks)), dim)
+
+
+class FlipBackward0(Node):
+    def backward(self, grad):
+        return flip(grad, self.dims)
+
+
+def flip(input, dims):
+    dims = tuple(_wrap_dim(d, input._data.ndim) for d in ((dims,) if isinstance(dims, int) else dims))
+    out = _make(np.flip(input._data, dims).copy())
+    if grad_on(input):
+        node = FlipBackward0()
+        node.dims = dims
+        record(out, node, (input,))
+    return out

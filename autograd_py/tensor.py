@@ -1,0 +1,445 @@
+"""The Tensor: a NumPy array plus autograd state, with PyTorch's attributes and methods.
+
+Math lives in ``ops/``; the methods here only forward to it. In-place ops copy their result back
+into this tensor's storage, bump the shared version counter and re-point ``grad_fn``.
+"""
+import numbers
+import warnings
+
+import numpy as np
+
+from . import dtypes, grad_mode
+from .node import AccumulateGrad, RemovableHandle, _HookDict
+
+NON_LEAF_GRAD_WARNING = (
+    "The .grad attribute of a Tensor that is not a leaf Tensor is being accessed. Its .grad attribute "
+    "won't be populated during autograd.backward(). If you indeed want the .grad field to be populated "
+    "for a non-leaf Tensor, use .retain_grad() on the non-leaf Tensor. If you access the non-leaf Tensor "
+    "by mistake, make sure you access the leaf Tensor instead. See github.com/pytorch/pytorch/pull/30531 "
+    "for more information. (Triggered internally at "
+    "/__w/pytorch/pytorch/build/aten/src/ATen/core/TensorBody.h:493.)"
+)
+REQUIRES_GRAD_NON_LEAF = (
+    "you can only change requires_grad flags of leaf variables. If you want to use a computed variable "
+    "in a subgraph that doesn't require differentiation use var_no_grad = var.detach()."
+)
+
+
+class Size(tuple):
+    """``torch.Size``: a tuple that prints as ``torch.Size([2, 3])``."""
+
+    def __repr__(self):
+        return f"torch.Size({list(self)})"
+
+    __str__ = __repr__
+
+    def numel(self):
+        n = 1
+        for s in self:
+            n *= s
+        return n
+
+
+class Tensor:
+    """A multi-dimensional array that can record operations for automatic differentiation.
+
+    Create tensors with :func:`autograd_py.tensor` and friends. The legacy constructor
+    ``Tensor(2, 3)`` (sizes) and ``Tensor([1, 2])`` (data) make float32 tensors, as in PyTorch.
+    """
+
+    # Class-level defaults keep tensor creation cheap: most tensors never set these.
+    _requires_grad = False
+    _grad_fn = None
+    _output_nr = 0
+    _grad = None
+    _base = None
+    _accumulator = None
+    _retains_grad = False
+    _detached_from = None
+    _is_param = False
+    __array_priority__ = 1000  # so ndarray + Tensor defers to Tensor.__radd__
+
+    def __init__(self, *args, dtype=None, requires_grad=False):
+        from .creation import legacy_new
+        src = legacy_new(args, dtypes.get_default_dtype() if dtype is None else dtype)
+        self._data = src._data
+        self._version_counter = [0]
+        if requires_grad:
+            self.requires_grad_(True)
+
+    # ---------------------------------------------------------------- attributes
+    @property
+    def data(self):
+        """The same storage, outside autograd: changes through it are not tracked (nor versioned)."""
+        return _make(self._data)
+
+    @data.setter
+    def data(self, value):
+        self._data = value._data if isinstance(value, Tensor) else np.asarray(value)
+
+    @property
+    def requires_grad(self):
+        return self._requires_grad
+
+    @requires_grad.setter
+    def requires_grad(self, flag):
+        self.requires_grad_(flag)
+
+    def requires_grad_(self, requires_grad=True):
+        """Sets ``requires_grad`` in place on a leaf. Returns this tensor."""
+        if self._grad_fn is not None:
+            if not requires_grad:
+                raise RuntimeError(REQUIRES_GRAD_NON_LEAF)
+            return self
+        if requires_grad and self._data.dtype.kind not in "fc":
+            raise RuntimeError("only Tensors of floating point dtype can require gradients")
+        self._requires_grad = bool(requires_grad)
+        return self
+
+    @property
+    def grad_fn(self):
+        return self._grad_fn
+
+    @property
+    def is_leaf(self):
+        return self._grad_fn is None
+
+    @property
+    def retains_grad(self):
+        return self._retains_grad
+
+    @property
+    def grad(self):
+        if self._grad_fn is not None and not self._retains_grad and self._grad is None:
+            warnings.warn(NON_LEAF_GRAD_WARNING, UserWarning, stacklevel=2)
+        return self._grad
+
+    @grad.setter
+    def grad(self, value):
+        if value is not None:
+            if not isinstance(value, Tensor):
+                raise TypeError(f"assigned grad expected to be a Tensor or None but got grad of type "
+                                f"{type(value).__name__}")
+            if value.shape != self.shape:
+                raise RuntimeError("assigned grad has data of a different size")
+            if value.dtype is not self.dtype:
+                raise RuntimeError("assigned grad has data of a different type")
+        self._grad = value
+
+    @property
+    def _version(self):
+        return self._version_counter[0]
+
+    @property
+    def shape(self):
+        return Size(self._data.shape)
+
+    def size(self, dim=None):
+        if dim is None:
+            return Size(self._data.shape)
+        return self._data.shape[_wrap_dim(dim, self._data.ndim)]
+
+    def dim(self):
+        return self._data.ndim
+
+    ndimension = dim
+
+    @property
+    def ndim(self):
+        return self._data.ndim
+
+    def numel(self):
+        return int(self._data.size)
+
+    nelement = numel
+
+    @property
+    def dtype(self):
+        return dtypes._FROM_NP[self._data.dtype]
+
+    @property
+    def device(self):
+        return _CPU
+
+    @property
+    def is_cuda(self):
+        return False
+
+    def cpu(self):
+        return self
+
+    def cuda(self, *args, **kwargs):
+        raise AssertionError("Torch not compiled with CUDA enabled")
+
+    def is_floating_point(self):
+        return self._data.dtype.kind == "f"
+
+    def is_contiguous(self, memory_format=None):
+        return bool(self._data.flags.c_contiguous)
+
+    def type(self, dtype=None):
+        if dtype is None:
+            return "torch." + self.dtype.legacy_name
+        return self.to(dtype)
+
+    def element_size(self):
+        return self._data.itemsize
+
+    def stride(self, dim=None):
+        strides = tuple(s // self._data.itemsize for s in self._data.strides)
+        return strides if dim is None else strides[_wrap_dim(dim, self._data.ndim)]
+
+    def data_ptr(self):
+        return self._data.__array_interface__["data"][0]
+
+    # ---------------------------------------------------------------- conversion
+    def item(self):
+        if self._data.size != 1:
+            raise RuntimeError(f"a Tensor with {self._data.size} elements cannot be converted to Scalar")
+        return self._data.reshape(()).item()
+
+    def tolist(self):
+        return self._data.tolist()
+
+    def numpy(self, force=False):
+        if self._requires_grad and not force:
+            raise RuntimeError(
+                "Can't call numpy() on Tensor that requires grad. Use tensor.detach().numpy() instead.")
+        return self._data
+
+    def __array__(self, dtype=None, copy=None):
+        if self._requires_grad:
+            raise RuntimeError(
+                "Can't call numpy() on Tensor that requires grad. Use tensor.detach().numpy() instead.")
+        return self._data if dtype is None else self._data.astype(dtype)
+
+    def __float__(self):
+        return float(self.item())
+
+    def __int__(self):
+        return int(self.item())
+
+    def __index__(self):
+        if self._data.dtype.kind not in "iub" or self._data.size != 1:
+            raise TypeError("only integer tensors of a single element can be converted to an index")
+        return int(self.item())
+
+    def __bool__(self):
+        if self._data.size != 1:
+            raise RuntimeError("Boolean value of Tensor with more than one value is ambiguous")
+        return bool(self._data.reshape(()))
+
+    def __len__(self):
+        if self._data.ndim == 0:
+            raise TypeError("len() of a 0-d tensor")
+        return self._data.shape[0]
+
+    def __iter__(self):
+        if self._data.ndim == 0:
+            raise TypeError("iteration over a 0-d tensor")
+        return (self[i] for i in range(self._data.shape[0]))
+
+    __hash__ = object.__hash__
+
+    def __repr__(self):
+        from .formatting import tensor_repr
+        return tensor_repr(self)
+
+    def __format__(self, spec):
+        if self._data.ndim == 0 and spec:
+            return self.item().__format__(spec)
+        return object.__format__(self, spec) if spec else repr(self)
+
+    def __reduce_ex__(self, proto):
+        return (_rebuild, (self._data.copy(), self._requires_grad))
+
+    def __deepcopy__(self, memo):
+        if self._grad_fn is not None:
+            raise RuntimeError("Only Tensors created explicitly by the user (graph leaves) support the "
+                               "deepcopy protocol at the moment.  If you were attempting to deepcopy a "
+                               "module, this may be because of a torch.nn.utils.weight_norm usage, see "
+                               "https://github.com/pytorch/pytorch/pull/103001")
+        new = type(self).__new__(type(self))
+        new.__dict__.update({k: v for k, v in self.__dict__.items() if k not in ("_accumulator",)})
+        new._data = self._data.copy()
+        new._version_counter = [0]
+        if self._grad is not None:
+            new._grad = self._grad.__deepcopy__(memo)
+        memo[id(self)] = new
+        return new
+
+    # ---------------------------------------------------------------- autograd
+    def _get_accumulator(self):
+        acc = self._accumulator
+        if acc is None:
+            acc = self._accumulator = AccumulateGrad(self)
+        return acc
+
+    def backward(self, gradient=None, retain_graph=None, create_graph=False, inputs=None):
+        """Computes the gradient of this tensor w.r.t. graph leaves and accumulates it in ``.grad``.
+
+        Args:
+            gradient (Tensor, optional): the gradient w.r.t. this tensor, i.e. the vector in the
+                vector-Jacobian product. Required when this tensor is not a scalar.
+            retain_graph (bool, optional): keep saved tensors so backward can run again. Defaults to
+                ``create_graph``.
+            create_graph (bool, optional): record the backward pass for higher-order gradients.
+                Defaults to ``False``.
+            inputs (sequence of Tensor, optional): accumulate only into these tensors.
+
+        Example::
+
+            >>> x = torch.ones(2, 3, requires_grad=True)
+            >>> torch.mm(x, torch.ones(3, 4)).backward(torch.tensor([[1., 2, 3, 4], [5, 6, 7, 8]]))
+            >>> x.grad
+            tensor([[10., 10., 10.],
+                    [26., 26., 26.]])
+        """
+        from .autograd.api import backward
+        backward(self, gradient, retain_graph, create_graph, inputs=inputs)
+
+    def detach(self):
+        """A new tensor sharing storage and version counter, cut off from the graph."""
+        out = _make(self._data)
+        out._version_counter = self._version_counter
+        out._detached_from = self
+        return out
+
+    def detach_(self):
+        """Detaches this tensor from the graph in place, making it a leaf."""
+        if self._base is not None and self._base._requires_grad:
+            raise RuntimeError("Can't detach views in-place. Use detach() instead. If you are using "
+                               "DistributedDataParallel (DDP) for training, and gradient_as_bucket_view "
+                               "is set as True, gradients are views of DDP buckets, and hence detach_() "
+                               "cannot be called on these gradients. To fix this error, please refer to "
+                               "the Optimizer.zero_grad() function in torch/optim/optimizer.py as the "
+                               "solution.")
+        self._grad_fn = None
+        self._output_nr = 0
+        self._requires_grad = False
+        return self
+
+    def retain_grad(self):
+        """Makes a non-leaf tensor keep its ``.grad`` during backward (a no-op on leaves)."""
+        if self._grad_fn is None:
+            if not self._requires_grad:
+                raise RuntimeError("can't retain_grad on Tensor that has requires_grad=False")
+            return
+        if self._retains_grad:
+            return
+        import weakref
+        fn = self._grad_fn
+        if fn._retain_grad_refs is None:
+            fn._retain_grad_refs = {}
+        fn._retain_grad_refs[self._output_nr] = weakref.ref(self)
+        self._retains_grad = True
+
+    def register_hook(self, hook):
+        """Registers ``hook(grad) -> Tensor or None``, called with this tensor's gradient.
+
+        Returns:
+            A handle with ``remove()``.
+        """
+        if not self._requires_grad:
+            raise RuntimeError("cannot register a hook on a tensor that doesn't require gradient")
+        if self._grad_fn is not None:
+            return self._grad_fn.register_prehook(hook, self._output_nr)
+        return self._get_accumulator().register_prehook(hook, 0)
+
+    def register_post_accumulate_grad_hook(self, hook):
+        """Registers ``hook(tensor)``, called after a leaf's ``.grad`` was accumulated."""
+        if self._grad_fn is not None:
+            raise RuntimeError("post accumulate grad hooks cannot be registered on non-leaf tensors")
+        acc = self._get_accumulator()
+        if acc._post_hooks is None:
+            acc._post_hooks = _HookDict()
+        handle = RemovableHandle(acc._post_hooks)
+        acc._post_hooks[handle.id] = hook
+        return handle
+
+    # ---------------------------------------------------------------- helpers for ops/engine
+    def _detached_copy(self):
+        return _make(self._data.copy())
+
+    def _accumulate_(self, grad):
+        """``.grad += grad`` without autograd (used by AccumulateGrad)."""
+        if self._data.flags.writeable and self._data.shape == grad._data.shape:
+            np.add(self._data, grad._data, out=self._data, casting="unsafe")
+            self._version_counter[0] += 1
+        else:
+            self._data = self._data + grad._data
+
+    def _sum_to(self, shape, node=None, index=0):
+        from .ops.shape import sum_to
+        try:
+            return sum_to(self, shape)
+        except ValueError:
+            name = node.name() if node is not None else "backward"
+            raise RuntimeError(
+                f"Function {name} returned an invalid gradient at index {index} - got "
+                f"{list(self._data.shape)} but expected shape compatible with {list(shape)}") from None
+
+    def _cast(self, np_dtype):
+        from .ops.pointwise import to_dtype
+        return to_dtype(self, np_dtype)
+
+
+class _Device:
+    type = "cpu"
+    index = None
+
+    def __repr__(self):
+        return "device(type='cpu')"
+
+    def __str__(self):
+        return "cpu"
+
+    def __eq__(self, other):
+        return str(other) == "cpu" or isinstance(other, _Device)
+
+    __hash__ = object.__hash__
+
+
+_CPU = _Device()
+
+
+def device(spec="cpu", index=None):
+    """Only the CPU exists here; ``torch.device('cpu')`` returns it."""
+    if str(spec).split(":")[0] != "cpu":
+        raise RuntimeError(f"Device '{spec}' is not available: autograd_py runs on the CPU only")
+    return _CPU
+
+
+def _make(data, requires_grad=False):
+    """Wraps an ndarray in a Tensor with no history (the hot path for every op)."""
+    t = _new(Tensor)
+    if type(data) is not np.ndarray:
+        data = np.asarray(data)
+    t._data = data
+    t._version_counter = [0]
+    if requires_grad:
+        t._requires_grad = True
+    return t
+
+
+_new = object.__new__
+
+
+def _rebuild(data, requires_grad):
+    return _make(data, requires_grad)
+
+
+def _wrap_dim(dim, ndim):
+    lo = -max(ndim, 1)
+    hi = max(ndim, 1) - 1
+    if not lo <= dim <= hi:
+        raise IndexError(f"Dimension out of range (expected to be in range of [{lo}, {hi}], but got {dim})")
+    return dim + ndim if dim < 0 else dim
+
+
+def is_tensor(obj):
+    return isinstance(obj, Tensor)
+
+
+def _is_number(x):
+    return isinstance(x, numbers.Number) and not isinstance(x, Tensor)

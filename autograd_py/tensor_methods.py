@@ -1,0 +1,138 @@
+"""Binds the ops to ``Tensor`` as methods and operators: the one table a new op adds a line to."""
+from . import creation as C
+from . import dtypes
+from .ops import indexing as I
+from .ops import inplace as IP
+from .ops import linalg as L
+from .ops import pointwise as P
+from .ops import reduction as R
+from .ops import shape as S
+from .tensor import Tensor
+
+_METHODS = {
+    # pointwise
+    "add": P.add, "sub": P.sub, "subtract": P.sub, "mul": P.mul, "multiply": P.mul, "div": P.div,
+    "divide": P.div, "true_divide": P.div, "pow": P.pow, "square": P.square, "neg": P.neg,
+    "negative": P.neg, "abs": P.abs, "exp": P.exp, "log": P.log, "log1p": P.log1p, "sqrt": P.sqrt,
+    "sin": P.sin, "cos": P.cos, "tan": P.tan, "tanh": P.tanh, "sigmoid": P.sigmoid, "relu": P.relu,
+    "reciprocal": P.reciprocal, "sign": P.sign, "floor": P.floor, "ceil": P.ceil, "round": P.round,
+    "trunc": P.trunc, "clamp": P.clamp, "clip": P.clamp, "maximum": P.maximum, "minimum": P.minimum,
+    "clone": P.clone, "eq": P.eq, "ne": P.ne, "lt": P.lt, "le": P.le, "gt": P.gt, "ge": P.ge,
+    "logical_not": P.logical_not, "logical_and": P.logical_and, "logical_or": P.logical_or,
+    "isnan": P.isnan, "isinf": P.isinf, "isfinite": P.isfinite, "allclose": P.allclose, "equal": P.equal,
+    "floor_divide": P.floor_divide, "remainder": P.remainder, "fmod": P.fmod,
+    # reductions
+    "sum": R.sum, "mean": R.mean, "prod": R.prod, "max": R.max, "min": R.min, "amax": R.amax,
+    "argmax": R.argmax, "argmin": R.argmin, "var": R.var, "std": R.std, "norm": R.norm,
+    "logsumexp": R.logsumexp, "softmax": R.softmax, "log_softmax": R.log_softmax, "cumsum": R.cumsum,
+    "all": R.all, "any": R.any, "gather": R.gather, "count_nonzero": R.count_nonzero,
+    # shape
+    "view": S.view, "view_as": S.view_as, "reshape": S.reshape, "reshape_as": S.reshape_as,
+    "flatten": S.flatten, "contiguous": S.contiguous, "transpose": S.transpose, "swapaxes": S.transpose,
+    "t": S.t, "permute": S.permute, "squeeze": S.squeeze, "unsqueeze": S.unsqueeze, "expand": S.expand,
+    "expand_as": S.expand_as, "repeat": S.repeat, "unbind": S.unbind, "split": S.split, "chunk": S.chunk,
+    "flip": S.flip,
+    # indexing
+    "narrow": I.narrow, "select": I.select, "index_select": I.index_select, "masked_fill": I.masked_fill,
+    "masked_select": I.masked_select, "nonzero": I.nonzero,
+    # products
+    "mm": L.mm, "matmul": L.matmul, "dot": L.dot, "mv": L.mv, "bmm": L.bmm, "outer": L.outer,
+    # in place
+    "zero_": IP.zero_, "fill_": IP.fill_, "copy_": IP.copy_,
+}
+for _name, _fn in _METHODS.items():
+    setattr(Tensor, _name, _fn)
+
+
+def _inplace_method(op):
+    def method(self, *args, **kwargs):
+        return IP.apply(self, lambda old: op(old, *args, **kwargs), *args)
+    method.__name__ = op.__name__ + "_"
+    return method
+
+
+for _name in ("add", "sub", "mul", "div", "pow", "clamp", "neg", "abs", "exp", "log", "sqrt", "sin", "cos",
+              "tanh", "sigmoid", "relu", "reciprocal", "floor", "ceil", "round", "sign", "t", "squeeze",
+              "unsqueeze", "transpose", "masked_fill"):
+    setattr(Tensor, _name + "_", _inplace_method(_METHODS[_name]))
+Tensor.clamp_min_ = lambda self, min: Tensor.clamp_(self, min=min)
+Tensor.clamp_max_ = lambda self, max: Tensor.clamp_(self, max=max)
+Tensor.clamp_min = lambda self, min: P.clamp(self, min=min)
+Tensor.clamp_max = lambda self, max: P.clamp(self, max=max)
+
+
+# ---------------------------------------------------------------------------- operators
+Tensor.__add__ = Tensor.__radd__ = lambda self, other: P.add(self, other)
+Tensor.__sub__ = lambda self, other: P.sub(self, other)
+Tensor.__rsub__ = lambda self, other: P.rsub(self, other)
+Tensor.__mul__ = Tensor.__rmul__ = lambda self, other: P.mul(self, other)
+Tensor.__truediv__ = lambda self, other: P.div(self, other)
+Tensor.__rtruediv__ = lambda self, other: P.mul(P.reciprocal(self), other)
+Tensor.__pow__ = lambda self, other: P.pow(self, other)
+Tensor.__rpow__ = lambda self, other: P.pow(other, self)
+Tensor.__matmul__ = lambda self, other: L.matmul(self, other)
+Tensor.__rmatmul__ = lambda self, other: L.matmul(other, self)
+Tensor.__neg__ = P.neg
+Tensor.__pos__ = lambda self: self
+Tensor.__abs__ = P.abs
+Tensor.__floordiv__ = P.floor_divide
+Tensor.__rfloordiv__ = lambda self, other: P.floor_divide(other, self)
+Tensor.__mod__ = P.remainder
+Tensor.__eq__ = P.eq
+Tensor.__ne__ = P.ne
+Tensor.__lt__ = P.lt
+Tensor.__le__ = P.le
+Tensor.__gt__ = P.gt
+Tensor.__ge__ = P.ge
+Tensor.__and__ = Tensor.__rand__ = P.bitwise_and
+Tensor.__or__ = Tensor.__ror__ = P.bitwise_or
+Tensor.__xor__ = Tensor.__rxor__ = P.bitwise_xor
+Tensor.__invert__ = P.bitwise_not
+Tensor.__getitem__ = I.getitem
+Tensor.__setitem__ = I.setitem
+Tensor.__iadd__ = Tensor.add_
+Tensor.__isub__ = Tensor.sub_
+Tensor.__imul__ = Tensor.mul_
+Tensor.__itruediv__ = Tensor.div_
+Tensor.__ipow__ = Tensor.pow_
+Tensor.T = property(S.T)
+Tensor.mT = property(lambda self: S.transpose(self, -2, -1))
+
+
+# ---------------------------------------------------------------------------- dtype conversion
+def _to(self, *args, **kwargs):
+    """``to(dtype)``, ``to('cpu')``, ``to(other)``: only dtype changes matter here."""
+    target = kwargs.get("dtype")
+    for a in args:
+        if isinstance(a, dtypes.dtype):
+            target = a
+        elif isinstance(a, Tensor):
+            target = a.dtype
+    if target is None:
+        return self
+    return P.to_dtype(self, target.np)
+
+
+Tensor.to = _to
+Tensor.float = lambda self: P.to_dtype(self, dtypes.float32.np)
+Tensor.double = lambda self: P.to_dtype(self, dtypes.float64.np)
+Tensor.half = lambda self: P.to_dtype(self, dtypes.float16.np)
+Tensor.long = lambda self: P.to_dtype(self, dtypes.int64.np)
+Tensor.int = lambda self: P.to_dtype(self, dtypes.int32.np)
+Tensor.bool = lambda self: P.to_dtype(self, dtypes.bool.np)
+Tensor.type_as = lambda self, other: P.to_dtype(self, other._data.dtype)
+
+
+def _new_factory(fill):
+    def factory(self, *size, dtype=None, requires_grad=False, device=None):
+        return C._filled(size, fill, dtype or self.dtype, requires_grad)
+    return factory
+
+
+Tensor.new_zeros = _new_factory(0)
+Tensor.new_ones = _new_factory(1)
+Tensor.new_empty = _new_factory(0)
+Tensor.new_tensor = lambda self, data, dtype=None, requires_grad=False: C.tensor(
+    data, dtype=dtype or self.dtype, requires_grad=requires_grad)
+Tensor.new_full = lambda self, size, fill_value, dtype=None, requires_grad=False: C.full(
+    size, fill_value, dtype=dtype or self.dtype, requires_grad=requires_grad)
