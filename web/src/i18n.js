@@ -1,0 +1,82 @@
+// User-interface strings in English and Simplified Chinese.
+// Lesson texts live in lessons.json; these are only the page's own words.
+
+export const STRINGS = {
+  en: {
+    title: "autograd playground",
+    subtitle: "PyTorch autograd, running in your browser",
+    lesson: "Lesson",
+    restore: "Original code",
+    restoreTitle: "Put this lesson's original code back in the editor",
+    run: "Run",
+    runTitle: "Run the editor (Ctrl/Cmd + Enter)",
+    stop: "Stop",
+    stopTitle: "Interrupt the running code",
+    reset: "Reset",
+    resetTitle: "Forget all variables (restart the Python namespace)",
+    clear: "Clear",
+    output: "Output",
+    consolePlaceholder: "Type a statement, e.g. x.grad, and press Enter",
+    consoleLabel: "Python console",
+    editorLabel: "Code editor",
+    phase_runtime: "Loading Python runtime",
+    phase_numpy: "Loading NumPy",
+    phase_autograd_py: "Installing autograd_py",
+    phase_ready: "Ready",
+    running: "Running…",
+    error: "Failed to load",
+    ready: "Ready",
+    readyIn: (s) => `Ready in ${s} s`,
+    interrupted: "Interrupted; your variables are kept.",
+    restarted: "Python was restarted: all variables were reset. Your code is kept.",
+    resetDone: "Namespace reset: all variables forgotten.",
+    loadFailed: (phase, msg) => `Python could not be loaded (${phase}): ${msg}`,
+    doneIn: (ms) => `finished in ${ms} ms`,
+    failedIn: (ms) => `failed after ${ms} ms`,
+    hint: "Ctrl/Cmd + Enter runs the editor. The console below shares its variables.",
+  },
+  zh: {
+    title: "autograd 练习场",
+    subtitle: "在浏览器里运行的 PyTorch 自动求导",
+    lesson: "课程",
+    restore: "原始代码",
+    restoreTitle: "把本课的原始代码放回编辑器",
+    run: "运行",
+    runTitle: "运行编辑器中的代码（Ctrl/Cmd + Enter）",
+    stop: "停止",
+    stopTitle: "中断正在运行的代码",
+    reset: "重置",
+    resetTitle: "清除所有变量（重启 Python 命名空间）",
+    clear: "清空",
+    output: "输出",
+    consolePlaceholder: "输入一条语句，例如 x.grad，然后按回车",
+    consoleLabel: "Python 控制台",
+    editorLabel: "代码编辑器",
+    phase_runtime: "正在加载 Python 运行时",
+    phase_numpy: "正在加载 NumPy",
+    phase_autograd_py: "正在安装 autograd_py",
+    phase_ready: "就绪",
+    running: "运行中…",
+    error: "加载失败",
+    ready: "就绪",
+    readyIn: (s) => `就绪，用时 ${s} 秒`,
+    interrupted: "已中断；变量都还在。",
+    restarted: "Python 已重启：所有变量都被清除，代码保留。",
+    resetDone: "命名空间已重置：所有变量都被清除。",
+    loadFailed: (phase, msg) => `无法加载 Python（${phase}）：${msg}`,
+    doneIn: (ms) => `用时 ${ms} 毫秒`,
+    failedIn: (ms) => `${ms} 毫秒后出错`,
+    hint: "Ctrl/Cmd + Enter 运行编辑器中的代码；下面的控制台与它共享变量。",
+  },
+};
+
+export const LANGUAGES = [
+  { code: "en", label: "EN" },
+  { code: "zh", label: "简体中文" },
+];
+
+/** The default language: Simplified Chinese for any zh-* browser, else English. */
+export function defaultLanguage(navigatorLanguages) {
+  const first = (navigatorLanguages || []).find(Boolean) || "en";
+  return first.toLowerCase().startsWith("zh") ? "zh" : "en";
+}

@@ -1,0 +1,256 @@
+// Page entry: wires the editor, the output console, the lesson picker, the
+// language switch and the Python worker together.
+//
+// window.playground — a small stable API for tests and embedding pages:
+//   playground.setCode(str)  replaces the editor's content (saved like typed text)
+//   playground.getCode()     -> str, the editor's content
+//   playground.run()         -> Promise<{ok, stdout, error}>: runs the editor once
+//                               Python is ready; stdout is the captured (capped)
+//                               output, error is null or {type, message, lineno, traceback}
+//   playground.ready         -> Promise resolved when Python is ready (the current
+//                               worker's: after a restart, the new one's)
+
+import { createEditor } from "./editor.js";
+import { LANGUAGES, STRINGS, defaultLanguage } from "./i18n.js";
+import { LESSONS, lessonById } from "./lessons.js";
+import { OutputView } from "./output.js";
+import { PythonClient } from "./python_client.js";
+import { loadSettings, saveSettings } from "./storage.js";
+
+const $ = (id) => document.getElementById(id);
+const settings = loadSettings({
+  lang: defaultLanguage(navigator.languages || [navigator.language]),
+  lesson: LESSONS[0].id,
+});
+if (!lessonById(settings.lesson)) settings.lesson = LESSONS[0].id;
+let t = STRINGS[settings.lang] || STRINGS.en;
+
+const output = new OutputView($("output"));
+const statusEl = $("status");
+const phaseTimes = {};
+const NEXT_PHASE = { runtime: "numpy", numpy: "autograd_py", autograd_py: "ready" };
+let loadingPhase = "runtime";
+let fatal = null;
+
+// ---- editor and lessons -------------------------------------------------
+
+function currentLesson() {
+  return lessonById(settings.lesson);
+}
+
+const editor = createEditor($("editor"), {
+  doc: settings.drafts[settings.lesson] ?? currentLesson().code,
+  label: t.editorLabel,
+  onRun: () => runEditor(),
+  onChange(code) {
+    if (code === currentLesson().code) delete settings.drafts[settings.lesson];
+    else settings.drafts[settings.lesson] = code;
+    saveSettings(settings);
+  },
+});
+
+function fillLessonPicker() {
+  const select = $("lessons");
+  select.replaceChildren(
+    ...LESSONS.map((lesson, index) => {
+      const option = document.createElement("option");
+      option.value = lesson.id;
+      option.textContent = `${index + 1}. ${lesson.title[settings.lang]}`;
+      return option;
+    }),
+  );
+  select.value = settings.lesson;
+}
+
+function showExplanation() {
+  const lesson = currentLesson();
+  $("lesson-title").textContent = lesson.title[settings.lang];
+  $("lesson-text").textContent = lesson.explain[settings.lang];
+}
+
+function selectLesson(id) {
+  if (!lessonById(id) || id === settings.lesson) return;
+  settings.lesson = id;
+  saveSettings(settings);
+  editor.setCode(settings.drafts[id] ?? currentLesson().code);
+  editor.markError(null);
+  showExplanation();
+}
+
+// ---- language -----------------------------------------------------------
+
+function applyLanguage(lang) {
+  settings.lang = STRINGS[lang] ? lang : "en";
+  t = STRINGS[settings.lang];
+  saveSettings(settings);
+  document.documentElement.lang = settings.lang === "zh" ? "zh-Hans" : "en";
+  document.title = t.title;
+  for (const el of document.querySelectorAll("[data-i18n]")) el.textContent = t[el.dataset.i18n];
+  for (const el of document.querySelectorAll("[data-i18n-title]")) el.title = t[el.dataset.i18nTitle];
+  $("console-input").placeholder = t.consolePlaceholder;
+  $("console-input").setAttribute("aria-label", t.consoleLabel);
+  editor.setLabel(t.editorLabel);
+  for (const button of document.querySelectorAll("[data-lang]")) {
+    button.setAttribute("aria-pressed", String(button.dataset.lang === settings.lang));
+  }
+  fillLessonPicker();
+  showExplanation();
+  renderStatus(python.state);
+}
+
+// ---- status -------------------------------------------------------------
+
+function seconds(ms) {
+  return (ms / 1000).toFixed(1);
+}
+
+function renderStatus(state) {
+  statusEl.dataset.state = state;
+  const text = statusEl.querySelector(".status-text");
+  if (state === "error") {
+    text.textContent = t.error;
+    statusEl.title = fatal ? fatal.message : "";
+  } else if (state === "loading") {
+    text.textContent = `${t["phase_" + loadingPhase]}…`;
+    statusEl.title = "";
+  } else if (state === "running") {
+    text.textContent = t.running;
+  } else {
+    text.textContent = phaseTimes.ready ? t.readyIn(seconds(phaseTimes.ready)) : t.ready;
+    statusEl.title = ["runtime", "numpy", "autograd_py"]
+      .filter((phase) => phase in phaseTimes)
+      .map((phase) => `${phase}: ${seconds(phaseTimes[phase])} s`)
+      .join(" · ");
+  }
+  const busy = state !== "ready";
+  $("run").disabled = busy;
+  $("reset").disabled = busy;
+  $("stop").disabled = state !== "running";
+  $("console-input").disabled = state === "loading" || state === "error";
+}
+
+function onStatus(msg) {
+  if (msg.type === "fatal") {
+    fatal = msg;
+    output.line("error", t.loadFailed(msg.phase, msg.message));
+    return;
+  }
+  fatal = null;
+  phaseTimes[msg.phase] = msg.phase === "ready" ? msg.total_ms : msg.ms;
+  loadingPhase = NEXT_PHASE[msg.phase] || "ready";
+}
+
+const python = new PythonClient({
+  onStatus,
+  onStream: (stream, text) => output.write(stream, text),
+  onState: renderStatus,
+});
+
+// ---- running code -------------------------------------------------------
+
+function reportResult(result, { markLines }) {
+  const error = result.error;
+  if (error && error.type === "Restarted") return; // the Stop handler explains it
+  if (error && error.type === "KeyboardInterrupt") output.line("note", "KeyboardInterrupt");
+  else if (error) output.line("error", (error.traceback || `${error.type}: ${error.message}`).replace(/\n$/, ""));
+  if (markLines) editor.markError(error ? error.lineno : null);
+  if (markLines) {
+    $("run-info").textContent = error ? t.failedIn(Math.round(result.duration_ms)) : t.doneIn(Math.round(result.duration_ms));
+    $("run-info").dataset.ok = String(!error);
+  }
+}
+
+async function runEditor() {
+  if (python.state === "running") return { ok: false, stdout: "", error: { type: "Busy", message: "already running" } };
+  await python.ready;
+  output.clear();
+  editor.markError(null);
+  $("run-info").textContent = "";
+  const result = await python.request("run", editor.getCode());
+  reportResult(result, { markLines: true });
+  await output.settle();
+  return { ok: result.ok, stdout: result.stdout, error: result.error };
+}
+
+async function evalConsoleLine(src) {
+  output.line("echo", `>>> ${src}`);
+  const result = await python.request("eval", src);
+  reportResult(result, { markLines: false });
+  return result;
+}
+
+async function stop() {
+  const outcome = await python.stop();
+  if (outcome === "interrupted") output.line("note", t.interrupted);
+  if (outcome === "restarted") output.line("note", t.restarted);
+}
+
+async function resetNamespace() {
+  await python.request("reset");
+  output.line("note", t.resetDone);
+}
+
+// ---- wiring -------------------------------------------------------------
+
+function wireControls() {
+  $("run").addEventListener("click", () => runEditor());
+  $("stop").addEventListener("click", () => stop());
+  $("reset").addEventListener("click", () => resetNamespace());
+  $("clear").addEventListener("click", () => output.clear());
+  $("lessons").addEventListener("change", (event) => selectLesson(event.target.value));
+  $("restore").addEventListener("click", () => {
+    editor.setCode(currentLesson().code);
+    editor.markError(null);
+  });
+  for (const button of document.querySelectorAll("[data-lang]")) {
+    button.addEventListener("click", () => applyLanguage(button.dataset.lang));
+  }
+  wireConsoleInput($("console-input"));
+}
+
+function wireConsoleInput(input) {
+  const history = [];
+  let cursor = 0;
+  input.addEventListener("keydown", (event) => {
+    if (event.key === "Enter" && input.value.trim()) {
+      event.preventDefault();
+      const src = input.value;
+      history.push(src);
+      cursor = history.length;
+      input.value = "";
+      evalConsoleLine(src);
+    } else if (event.key === "ArrowUp" && cursor > 0) {
+      event.preventDefault();
+      input.value = history[--cursor];
+    } else if (event.key === "ArrowDown" && cursor < history.length) {
+      event.preventDefault();
+      cursor += 1;
+      input.value = history[cursor] ?? "";
+    }
+  });
+}
+
+function buildLanguageSwitch() {
+  $("language").replaceChildren(
+    ...LANGUAGES.map(({ code, label }) => {
+      const button = document.createElement("button");
+      button.type = "button";
+      button.dataset.lang = code;
+      button.textContent = label;
+      return button;
+    }),
+  );
+}
+
+buildLanguageSwitch();
+wireControls();
+applyLanguage(settings.lang);
+
+window.playground = Object.freeze({
+  setCode: (text) => editor.setCode(String(text)),
+  getCode: () => editor.getCode(),
+  run: () => runEditor(),
+  get ready() {
+    return python.ready;
+  },
+});

@@ -1,0 +1,191 @@
+// The page's side of the worker protocol (see worker.js for the messages).
+//
+// PythonClient hides which worker is current: Stop either interrupts the
+// running code through a SharedArrayBuffer (when the page is
+// crossOriginIsolated, so the namespace survives) or terminates the worker
+// and switches to a fresh one. Without isolation a spare worker is warmed up
+// in the background once the first one is ready, so a restart takes well
+// under a second instead of a full Pyodide load.
+
+const SIGINT = 2;
+const INTERRUPT_GRACE_MS = 1500; // after this, Stop falls back to a restart
+
+class WorkerHandle {
+  constructor(onMessage) {
+    this.worker = new Worker(new URL("./worker.js", location.href), { type: "module" });
+    this.phases = [];
+    this.ready = false;
+    this.fatal = null;
+    this.interrupt = null;
+    this.onMessage = onMessage;
+    if (typeof SharedArrayBuffer !== "undefined" && self.crossOriginIsolated) {
+      this.interrupt = new Uint8Array(new SharedArrayBuffer(1));
+      this.worker.postMessage({ type: "interrupt-buffer", buffer: this.interrupt.buffer });
+    }
+    this.worker.onmessage = (event) => this.receive(event.data);
+    this.worker.onerror = (event) => {
+      event.preventDefault();
+      this.receive({ type: "fatal", phase: "worker", message: event.message || "worker error" });
+    };
+  }
+
+  receive(msg) {
+    if (msg.type === "status") {
+      this.phases.push(msg);
+      if (msg.phase === "ready") this.ready = true;
+    } else if (msg.type === "fatal") {
+      this.fatal = msg;
+    }
+    this.onMessage(this, msg);
+  }
+
+  terminate() {
+    this.onMessage = () => {};
+    this.worker.terminate();
+  }
+}
+
+export class PythonClient {
+  /**
+   * @param {object} hooks
+   * @param {(msg: object) => void} hooks.onStatus  status and fatal messages of the current worker
+   * @param {(stream: string, text: string) => void} hooks.onStream  streamed output
+   * @param {(state: string) => void} hooks.onState  "loading" | "ready" | "running" | "error"
+   */
+  constructor(hooks) {
+    this.hooks = hooks;
+    this.nextId = 1;
+    this.pending = new Map(); // id -> {resolve, type}
+    this.spare = null;
+    this.current = this.spawn();
+    this.readyPromise = null;
+    this.resetReadyPromise();
+  }
+
+  get interruptible() {
+    return Boolean(this.current && this.current.interrupt);
+  }
+
+  get state() {
+    if (this.current.fatal) return "error";
+    if (!this.current.ready) return "loading";
+    return this.pending.size ? "running" : "ready";
+  }
+
+  /** Resolves when the current worker is ready (rejects if it fails to load). */
+  get ready() {
+    return this.readyPromise;
+  }
+
+  resetReadyPromise() {
+    this.readyPromise = new Promise((resolve, reject) => {
+      this.resolveReady = resolve;
+      this.rejectReady = reject;
+    });
+    this.readyPromise.catch(() => {}); // a failed load is reported through onStatus
+  }
+
+  spawn() {
+    return new WorkerHandle((handle, msg) => this.dispatch(handle, msg));
+  }
+
+  dispatch(handle, msg) {
+    if (handle !== this.current) {
+      // The spare only matters once it is ready; its phases are replayed on switch.
+      return;
+    }
+    if (msg.type === "status" || msg.type === "fatal") {
+      this.hooks.onStatus(msg);
+      if (msg.type === "status" && msg.phase === "ready") {
+        this.resolveReady();
+        this.warmSpare();
+      }
+      if (msg.type === "fatal") this.rejectReady(new Error(msg.message));
+      this.emitState();
+    } else if (msg.type === "result") {
+      const entry = this.pending.get(msg.id);
+      if (!entry) return;
+      this.pending.delete(msg.id);
+      entry.resolve(msg);
+      this.emitState();
+    } else if (msg.type === "stdout" || msg.type === "stderr" || msg.type === "warning") {
+      this.hooks.onStream(msg.type, msg.text);
+    }
+  }
+
+  emitState() {
+    this.hooks.onState(this.state);
+  }
+
+  warmSpare() {
+    if (this.interruptible || this.spare) return;
+    this.spare = this.spawn();
+  }
+
+  /**
+   * Sends a request and resolves with the worker's result message.
+   * @param {"run"|"eval"|"reset"} type
+   * @param {string} [code]
+   */
+  request(type, code) {
+    const id = this.nextId++;
+    const promise = new Promise((resolve) => this.pending.set(id, { resolve, type }));
+    this.current.worker.postMessage({ id, type, code });
+    this.emitState();
+    return promise;
+  }
+
+  /**
+   * Stops whatever is running.
+   * @returns {Promise<"idle"|"interrupted"|"restarted">}
+   */
+  async stop() {
+    if (!this.pending.size) return "idle";
+    if (this.interruptible && this.current.ready) {
+      const handle = this.current;
+      handle.interrupt[0] = SIGINT;
+      const settled = await this.waitForIdle(INTERRUPT_GRACE_MS);
+      if (settled && handle === this.current) return "interrupted";
+    }
+    this.restart();
+    return "restarted";
+  }
+
+  waitForIdle(timeoutMs) {
+    return new Promise((resolve) => {
+      const started = performance.now();
+      const poll = () => {
+        if (!this.pending.size) resolve(true);
+        else if (performance.now() - started > timeoutMs) resolve(false);
+        else setTimeout(poll, 20);
+      };
+      poll();
+    });
+  }
+
+  /** Terminates the current worker and switches to the spare (or a new one). */
+  restart() {
+    const old = this.current;
+    old.terminate();
+    const next = this.spare || this.spawn();
+    this.spare = null;
+    this.current = next;
+    this.resetReadyPromise();
+    for (const [id, entry] of this.pending) {
+      entry.resolve({
+        id,
+        type: "result",
+        ok: false,
+        stdout: "",
+        stderr: "",
+        error: { type: "Restarted", message: "Python was restarted", lineno: null, traceback: "" },
+        duration_ms: 0,
+      });
+    }
+    this.pending.clear();
+    // Replay what the new worker already reported, so the status is right at once.
+    for (const msg of next.phases) this.dispatch(next, msg);
+    if (next.fatal) this.dispatch(next, next.fatal);
+    this.emitState();
+  }
+}
