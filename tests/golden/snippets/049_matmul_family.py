@@ -1,0 +1,15 @@
+import torch
+
+A = torch.tensor([[1.0, 2.0], [3.0, 4.0], [5.0, 6.0]], requires_grad=True)
+B = torch.tensor([[1.0, 0.0, -1.0], [2.0, 1.0, 0.5]], requires_grad=True)
+v = torch.tensor([1.0, -1.0], requires_grad=True)
+print(torch.mm(A, B))
+print(A @ v)
+print(torch.mv(A, v))
+print(torch.dot(v, v))
+print(torch.matmul(A, B).shape, torch.matmul(v, B).shape)
+(A @ B).sum().backward()
+print(A.grad)
+print(B.grad)
+torch.dot(v, torch.tensor([2.0, 3.0])).backward()
+print(v.grad)
