@@ -94,20 +94,17 @@ class OutputCapture:
         return "".join(self.kept[stream])
 
     def _fit_to_cap(self, text):
-        room_chars = self.max_chars - self.chars
+        cut = len(text)
         room_lines = self.max_lines - self.lines
-        newlines = text.count("\n")
-        if len(text) <= room_chars and newlines <= room_lines:
-            self.chars += len(text)
-            self.lines += newlines
-            return text
-        self.truncated = True
-        cut = min(len(text), room_chars)
-        if newlines > room_lines:
+        if text.count("\n") >= room_lines:
+            # Keep up to the last allowed newline: no partial line past the cap.
             end = -1
-            for _ in range(max(room_lines, 0)):
+            for _ in range(room_lines):
                 end = text.index("\n", end + 1)
-            cut = min(cut, end + 1)
+            cut = end + 1
+        cut = min(cut, self.max_chars - self.chars)
+        if cut < len(text):
+            self.truncated = True
         self.chars += cut
         self.lines += text.count("\n", 0, cut)
         return text[:cut]

@@ -144,6 +144,7 @@ def test_output_is_capped_with_a_note_and_stays_fast():
     assert result["ok"]
     assert result["stdout"].count("\n") == playground.MAX_OUTPUT_LINES
     assert result["stdout"].startswith("0\n1\n2\n")
+    assert result["stdout"].endswith(f"\n{playground.MAX_OUTPUT_LINES - 1}\n")  # no partial line
     assert "survived" not in result["stdout"]
     assert "output truncated" in result["stderr"]
     assert result["duration_ms"] < 20_000

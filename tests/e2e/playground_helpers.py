@@ -52,7 +52,11 @@ class PlaygroundPage:
     def wait_ready(self, timeout=LOAD_TIMEOUT_MS):
         # Locator waits, not wait_for_function: the page's CSP forbids the
         # string evaluation that wait_for_function relies on.
-        expect(self.testid("status")).to_have_attribute("data-state", "ready", timeout=timeout)
+        status = self.testid("status")
+        expect(status).not_to_have_attribute("data-state", "loading", timeout=timeout)
+        if status.get_attribute("data-state") == "error":
+            raise AssertionError("the playground failed to load Python:\n" + self.output_text())
+        expect(status).to_have_attribute("data-state", "ready")
 
     def testid(self, name):
         return self.page.get_by_test_id(name)
@@ -71,6 +75,15 @@ class PlaygroundPage:
         if code is not None:
             self.set_code(code)
         return self.page.evaluate("window.playground.run()")
+
+    def click_run(self, timeout=60_000):
+        """Clicks Run and waits until the run's summary is shown; returns the output text."""
+        run_info = self.page.locator("#run-info")
+        self.page.evaluate("document.querySelector('#run-info').textContent = ''")
+        self.testid("run").click()
+        expect(run_info).not_to_be_empty(timeout=timeout)
+        expect(self.testid("status")).to_have_attribute("data-state", "ready")
+        return self.output_text()
 
     def output_text(self):
         return self.testid("output").inner_text()

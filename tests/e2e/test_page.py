@@ -11,13 +11,8 @@ CONTRACT_TESTIDS = ["editor", "run", "stop", "reset", "output", "status", "lesso
 
 
 def run_and_wait(playground, code):
-    """Types nothing: sets the code, clicks Run and waits for the run to end."""
     playground.set_code(code)
-    playground.page.evaluate("document.querySelector('#run-info').textContent = ''")
-    playground.testid("run").click()
-    expect(playground.page.locator("#run-info")).not_to_be_empty(timeout=60_000)
-    expect(playground.testid("status")).to_have_attribute("data-state", "ready")
-    return playground.output_text()
+    return playground.click_run()
 
 
 def test_page_has_the_contract_elements(playground):

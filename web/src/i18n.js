@@ -33,7 +33,6 @@ export const STRINGS = {
     loadFailed: (phase, msg) => `Python could not be loaded (${phase}): ${msg}`,
     doneIn: (ms) => `finished in ${ms} ms`,
     failedIn: (ms) => `failed after ${ms} ms`,
-    hint: "Ctrl/Cmd + Enter runs the editor. The console below shares its variables.",
   },
   zh: {
     title: "autograd 练习场",
@@ -66,7 +65,6 @@ export const STRINGS = {
     loadFailed: (phase, msg) => `无法加载 Python（${phase}）：${msg}`,
     doneIn: (ms) => `用时 ${ms} 毫秒`,
     failedIn: (ms) => `${ms} 毫秒后出错`,
-    hint: "Ctrl/Cmd + Enter 运行编辑器中的代码；下面的控制台与它共享变量。",
   },
 };
 

@@ -153,8 +153,9 @@ function reportResult(result, { markLines }) {
   if (error && error.type === "Restarted") return; // the Stop handler explains it
   if (error && error.type === "KeyboardInterrupt") output.line("note", "KeyboardInterrupt");
   else if (error) output.line("error", (error.traceback || `${error.type}: ${error.message}`).replace(/\n$/, ""));
-  if (markLines) editor.markError(error ? error.lineno : null);
+  output.flush(); // text first, so whoever sees the run-info also sees the output
   if (markLines) {
+    editor.markError(error ? error.lineno : null);
     $("run-info").textContent = error ? t.failedIn(Math.round(result.duration_ms)) : t.doneIn(Math.round(result.duration_ms));
     $("run-info").dataset.ok = String(!error);
   }
@@ -242,6 +243,8 @@ function buildLanguageSwitch() {
   );
 }
 
+// Apple keyboards say Cmd; CodeMirror's "Mod" maps to it there.
+if (/Mac|iPhone|iPad/.test(navigator.platform || navigator.userAgent)) $("run-shortcut").textContent = "⌘ ↵";
 buildLanguageSwitch();
 wireControls();
 applyLanguage(settings.lang);
