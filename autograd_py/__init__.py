@@ -3,6 +3,11 @@
 Use it as ``import autograd_py as torch``, or call :func:`install_as_torch` so that unchanged
 PyTorch snippets (``import torch``, ``from torch.autograd import Variable``) run on it.
 """
+import numpy as _np
+
+# PyTorch never warns about inf/nan from arithmetic (1/0 gives inf silently); match it.
+_np.seterr(divide="ignore", invalid="ignore", over="ignore", under="ignore")
+
 from . import dtypes as _dtypes
 from . import tensor_methods as _tensor_methods  # noqa: F401  (binds methods to Tensor)
 from .creation import (BoolTensor, ByteTensor, CharTensor, DoubleTensor, FloatTensor, Generator, HalfTensor,

@@ -14,7 +14,9 @@ def _np_dtype(dtype):
 def _finish(data, requires_grad):
     t = _make(data)
     if requires_grad:
-        t.requires_grad_(True)
+        if data.dtype.kind not in "fc":
+            raise RuntimeError("Only Tensors of floating point and complex dtype can require gradients")
+        t._requires_grad = True
     return t
 
 

@@ -136,55 +136,45 @@ def run_backward(roots, root_grads, keep_graph, create_graph, inputs=None, accum
     if listener is not None:
         listener({"event": "begin", "roots": [id(n) for n, _ in root.next_functions]})
 
-    buffers = {root: [None]}
+    # The root's buffer holds a real gradient so the loop below runs it like any other node.
+    buffers = {root: [root_grads[0]]}
     ready = [(0.0, 0, root)]
     tie = 1
+    heappop, heappush = heapq.heappop, heapq.heappush
     prev_mode = grad_mode._state[0]
     grad_mode._state[0] = create_graph
     try:
         while ready:
-            _, _, node = heapq.heappop(ready)
+            node = heappop(ready)[2]
             grads = buffers.pop(node)
-            grads = _run_pre_hooks(node, grads)
-            if captures:
-                for nr in range(len(grads)):
-                    for i in captures.get((node, nr), ()):
-                        captured[i] = grads[nr]
-                        if accumulate and grads[nr] is not None:
-                            _accumulate_into_input(inputs[i], grads[nr])
-            is_target = inputs is not None and any((node, nr) in captures for nr in range(len(grads)))
-            if is_target and (not accumulate or not isinstance(node, AccumulateGrad)):
-                # autograd.grad stops at its inputs; a non-leaf input also passes gradients on
-                # only where another input lies further back.
-                if isinstance(node, AccumulateGrad) or not any(
-                        n is not None and n in needed for n, _ in node.next_functions):
-                    if not keep_graph:
-                        node._release()
-                    continue
-            if isinstance(node, AccumulateGrad):
-                if accumulate and inputs is None:
-                    node.apply(grads)
-                    if listener is not None:
-                        listener({"event": "accumulate", "node": id(node), "grad": grads[0]})
+            if node._pre_hooks or node._retain_grad_refs:
+                grads = _run_pre_hooks(node, grads)
+            if captures and _capture(node, grads, captures, captured, inputs, accumulate, needed):
                 if not keep_graph:
                     node._release()
                 continue
-            if all(g is None for g in grads) and node is not root:
-                out = [None] * len(node.next_functions)
+            if node.__class__ is AccumulateGrad:
+                if inputs is None:
+                    node.apply(grads)
+                    if listener is not None:
+                        listener({"event": "accumulate", "node": id(node), "grad": grads[0]})
+                continue
+            for g in grads:
+                if g is not None:
+                    out = _validate(node, node.apply(grads))
+                    if node._hooks:
+                        for fn in list(node._hooks.values()):
+                            fn(tuple(out), tuple(grads))
+                    break
             else:
-                out = _validate(node, node.apply(grads))
-                if node._hooks:
-                    for fn in list(node._hooks.values()):
-                        fn(tuple(out), tuple(grads))
+                out = [None] * len(node.next_functions)
             if listener is not None:
                 listener({"event": "node", "node": id(node), "name": node.name(),
                           "grads_in": grads, "grads_out": out, "freed": not keep_graph})
-            if not keep_graph:
-                node._release()
+            if not keep_graph and node._saved is not None:
+                node._freed = True
             for (nxt, nr), g in zip(node.next_functions, out):
-                if nxt is None:
-                    continue
-                if needed is not None and nxt not in needed:
+                if nxt is None or (needed is not None and nxt not in needed):
                     continue
                 buf = buffers.get(nxt)
                 if buf is None:
@@ -194,13 +184,29 @@ def run_backward(roots, root_grads, keep_graph, create_graph, inputs=None, accum
                 remaining = deps[nxt] - 1
                 deps[nxt] = remaining
                 if remaining == 0:
-                    heapq.heappush(ready, (-nxt._sequence_nr, tie, nxt))
+                    heappush(ready, (-nxt._sequence_nr, tie, nxt))
                     tie += 1
     finally:
         grad_mode._state[0] = prev_mode
         if listener is not None:
             listener({"event": "end"})
     return captured
+
+
+def _capture(node, grads, captures, captured, inputs, accumulate, needed):
+    """Records gradients arriving at ``inputs``; True when the pass should stop at this node."""
+    hit = False
+    for nr in range(len(grads)):
+        for i in captures.get((node, nr), ()):
+            hit = True
+            captured[i] = grads[nr]
+            if accumulate and grads[nr] is not None:
+                _accumulate_into_input(inputs[i], grads[nr])
+    if not hit:
+        return False
+    # Stop at an input unless another input lies further back through this node.
+    return isinstance(node, AccumulateGrad) or not any(
+        n is not None and n in needed for n, _ in node.next_functions)
 
 
 def _accumulate_into_input(t, grad):

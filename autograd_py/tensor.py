@@ -9,6 +9,7 @@ import warnings
 import numpy as np
 
 from . import dtypes, grad_mode
+from ._warn import warn_once
 from .node import AccumulateGrad, RemovableHandle, _HookDict
 
 NON_LEAF_GRAD_WARNING = (
@@ -19,10 +20,21 @@ NON_LEAF_GRAD_WARNING = (
     "for more information. (Triggered internally at "
     "/__w/pytorch/pytorch/build/aten/src/ATen/core/TensorBody.h:493.)"
 )
+ITEM_REQUIRES_GRAD_WARNING = (
+    "Converting a tensor with requires_grad=True to a scalar may lead to unexpected behavior.\n"
+    "Consider using tensor.detach() first. (Triggered internally at "
+    "/__w/pytorch/pytorch/torch/csrc/autograd/generated/python_variable_methods.cpp:822.)"
+)
 REQUIRES_GRAD_NON_LEAF = (
     "you can only change requires_grad flags of leaf variables. If you want to use a computed variable "
     "in a subgraph that doesn't require differentiation use var_no_grad = var.detach()."
 )
+
+
+# How PyTorch's C++ spells element types in the grad-assignment message.
+_C_TYPE_NAMES = {"float32": "float", "float64": "double", "float16": "c10::Half", "int64": "long int",
+                 "int32": "int", "int16": "short int", "int8": "signed char", "uint8": "unsigned char",
+                 "bool": "bool"}
 
 
 class Size(tuple):
@@ -120,10 +132,17 @@ class Tensor:
             if not isinstance(value, Tensor):
                 raise TypeError(f"assigned grad expected to be a Tensor or None but got grad of type "
                                 f"{type(value).__name__}")
-            if value.shape != self.shape:
-                raise RuntimeError("assigned grad has data of a different size")
-            if value.dtype is not self.dtype:
-                raise RuntimeError("assigned grad has data of a different type")
+            if value._data.shape != self._data.shape:
+                raise RuntimeError(
+                    f"attempting to assign a gradient of size '{list(value._data.shape)}' to a tensor of size "
+                    f"'{list(self._data.shape)}'. Please ensure that the gradient and the tensor are the same size")
+            if value._data.dtype != self._data.dtype:
+                raise RuntimeError(
+                    f"attempting to assign a gradient with dtype '{_C_TYPE_NAMES[value._data.dtype.name]}' to a "
+                    f"tensor with grad_dtype '{self.dtype.legacy_name[:-6]}'. The gradient must match the tensor's "
+                    "grad_dtype (defaults to the tensor's dtype). You can set the tensor's grad_dtype attribute "
+                    "with a specific dtype, or None to allow any dtype. Set grad_dtype with caution. Diverging the "
+                    "dtypes of a tensor and its gradient may break downstream systems that assume they match.")
         self._grad = value
 
     @property
@@ -180,7 +199,9 @@ class Tensor:
     def type(self, dtype=None):
         if dtype is None:
             return "torch." + self.dtype.legacy_name
-        return self.to(dtype)
+        if isinstance(dtype, str):
+            dtype = next(d for d in dtypes.ALL if "torch." + d.legacy_name == dtype)
+        return self.to(getattr(dtype, "_dtype", dtype))
 
     def element_size(self):
         return self._data.itemsize
@@ -196,6 +217,8 @@ class Tensor:
     def item(self):
         if self._data.size != 1:
             raise RuntimeError(f"a Tensor with {self._data.size} elements cannot be converted to Scalar")
+        if self._requires_grad and grad_mode._state[0]:
+            warn_once(ITEM_REQUIRES_GRAD_WARNING)
         return self._data.reshape(()).item()
 
     def tolist(self):

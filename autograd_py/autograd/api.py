@@ -4,7 +4,16 @@ import warnings
 import numpy as np
 
 from .. import engine, grad_mode
+from .._warn import warn_once
 from ..tensor import Size, Tensor, _make
+
+CREATE_GRAPH_WARNING = (
+    "Using backward() with create_graph=True will create a reference cycle between the parameter and its "
+    "gradient which can cause a memory leak. We recommend using autograd.grad when creating the graph to "
+    "avoid this. If you have to use this function, make sure to reset the .grad fields of your parameters to "
+    "None after use to break the cycle and avoid the leak. (Triggered internally at "
+    "/__w/pytorch/pytorch/torch/csrc/autograd/engine.cpp:1307.)"
+)
 
 
 def _as_tuple(x):
@@ -73,7 +82,7 @@ def backward(tensors, grad_tensors=None, retain_graph=None, create_graph=False, 
         tensor([2., 4.])
     """
     if grad_variables is not None:
-        warnings.warn("'grad_variables' is deprecated. Use 'grad_tensors' instead.", UserWarning, stacklevel=2)
+        warnings.warn("`grad_variables` is deprecated. Use `grad_tensors` instead.", FutureWarning, stacklevel=2)
         if grad_tensors is None:
             grad_tensors = grad_variables
         else:
@@ -94,6 +103,8 @@ def backward(tensors, grad_tensors=None, retain_graph=None, create_graph=False, 
         for t in inputs:
             if not t._requires_grad:
                 raise RuntimeError("One of the differentiated Tensors does not require grad")
+    if create_graph and (inputs is None or any(t._grad_fn is None for t in inputs)):
+        warn_once(CREATE_GRAPH_WARNING)
     engine.run_backward(list(tensors), grads, retain_graph, create_graph, inputs=inputs, accumulate=True)
 
 
@@ -132,7 +143,7 @@ def grad(outputs, inputs, grad_outputs=None, retain_graph=None, create_graph=Fal
     if not only_inputs:
         warnings.warn("only_inputs argument is deprecated and is ignored now (defaults to True). To accumulate "
                       "gradient for other parts of the graph, please use torch.autograd.backward.",
-                      UserWarning, stacklevel=2)
+                      FutureWarning, stacklevel=2)
     if is_grads_batched:
         raise NotImplementedError("is_grads_batched=True is not supported by autograd_py; call grad once per "
                                   "row, or use torch.autograd.functional.jacobian(..., vectorize=True)")

@@ -12,11 +12,10 @@ __all__ = ["Tensor", "_make", "grad_on", "record", "record_outputs", "as_view", 
 
 def grad_on(*tensors):
     """True when grad mode is on and some input requires grad: only then is a node recorded."""
-    if not grad_mode._state[0]:
-        return False
-    for t in tensors:
-        if t.__class__ is not float and t.__class__ is not int and getattr(t, "_requires_grad", False):
-            return True
+    if grad_mode._state[0]:
+        for t in tensors:
+            if isinstance(t, Tensor) and t._requires_grad:
+                return True
     return False
 
 
@@ -97,19 +96,33 @@ def result_np_dtype(*operands):
     return result
 
 
+def check_broadcast(sa, sb):
+    """Raises PyTorch's message when two shapes do not broadcast."""
+    for i in range(1, min(len(sa), len(sb)) + 1):
+        x, y = sa[-i], sb[-i]
+        if x != y and x != 1 and y != 1:
+            dim = max(len(sa), len(sb)) - i
+            raise RuntimeError(f"The size of tensor a ({x}) must match the size of tensor b ({y}) at "
+                               f"non-singleton dimension {dim}")
+
+
 def operands(a, b):
     """The NumPy operands of a binary op, cast to PyTorch's result dtype."""
     ad = a._data
     if isinstance(b, Tensor):
         bd = b._data
+        if ad.shape != bd.shape:
+            check_broadcast(ad.shape, bd.shape)
         if ad.dtype == bd.dtype:
             return ad, bd
         dt = result_np_dtype(a, b)
         return ad.astype(dt, copy=False), bd.astype(dt, copy=False)
-    if isinstance(b, np.generic):
-        b = b.item()
-    if not isinstance(b, numbers.Number):
-        raise TypeError(f"unsupported operand type: '{type(b).__name__}'")
+    cls = b.__class__
+    if cls is not float and cls is not int:
+        if isinstance(b, np.generic):
+            b = b.item()
+        elif not isinstance(b, numbers.Number):
+            raise TypeError(f"unsupported operand type: '{type(b).__name__}'")
     kind = ad.dtype.kind
     if kind == "f" or (kind in "iu" and not isinstance(b, float)) or isinstance(b, bool):
         return ad, b

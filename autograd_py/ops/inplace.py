@@ -59,6 +59,9 @@ def _type_name(np_dtype):
 class CopySlices(Node):
     """The base's new ``grad_fn`` after an in-place op on one of its views."""
 
+    def name(self):
+        return "torch::autograd::CopySlices"
+
     def backward(self, grad):
         mask = np.ones(self.shape, dtype=bool)
         self.np_view_fn(mask)[...] = False

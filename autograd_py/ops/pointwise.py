@@ -75,7 +75,7 @@ def mul(input, other):
         node = MulBackward0()
         if input._requires_grad:
             node.save(other=other)
-        if getattr(other, "_requires_grad", False):
+        if isinstance(other, Tensor) and other._requires_grad:
             node.save(self=input)
         record(out, node, (input, other))
     return out
@@ -92,7 +92,7 @@ def div(input, other, rounding_mode=None):
     if grad_on(input, other):
         node = DivBackward0()
         node.save(other=other)
-        if getattr(other, "_requires_grad", False):
+        if isinstance(other, Tensor) and other._requires_grad:
             node.save(self=input)
         record(out, node, (input, other))
     return out
