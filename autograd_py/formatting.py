@@ -164,7 +164,7 @@ def tensor_repr(t, prefix="tensor("):
             suffixes.append("dtype=" + repr(dt))
         body = array_str(data, indent)
     if t._grad_fn is not None:
-        suffixes.append(f"grad_fn=<{t._grad_fn.name()}>")
+        suffixes.append(f"grad_fn=<{type(t._grad_fn).__name__}>")
     elif t._requires_grad:
         suffixes.append("requires_grad=True")
     text = _add_suffixes(prefix + body, suffixes, indent)

@@ -211,7 +211,12 @@ class AccumulateGrad(Node):
         if var._grad is None:
             # A fresh copy, so that two leaves fed by one AddBackward never share a buffer that a
             # later in-place accumulation would then change for both; under create_graph keep the graph.
-            var._grad = grad if grad_mode.is_grad_enabled() else grad._detached_copy()
+            if grad_mode.is_grad_enabled():
+                # PyTorch copies into a fresh buffer, so the graph shows CopyBackwards.
+                from .ops.inplace import copy_
+                var._grad = copy_(grad._detached_copy(), grad)
+            else:
+                var._grad = grad._detached_copy()
         elif grad_mode.is_grad_enabled():
             var._grad = var._grad + grad
         else:
