@@ -1,6 +1,7 @@
 """Elementwise primitives. Each backward class gives one formula per input, as derivatives.yaml does."""
+from ..dtypes import get_default_dtype
 from ..node import Node
-from .base import Tensor, _make, float_data, grad_on, np, operands, record
+from .base import Tensor, _make, float_data, grad_on, np, operands, record, result_np_dtype
 
 
 # ---------------------------------------------------------------------------- binary arithmetic
@@ -83,11 +84,14 @@ def mul(input, other):
 
 def div(input, other, rounding_mode=None):
     a, b = operands(input, other)
-    if a.dtype.kind != "f" and (not isinstance(b, float)):
-        a = a.astype(np.float32)
     if rounding_mode is not None:
         fn = np.floor if rounding_mode == "floor" else np.trunc
-        return _make(fn(np.true_divide(a, b)).astype(np.result_type(input._data, b), copy=False))
+        return _make(fn(np.true_divide(a, b)).astype(np.result_type(a, b), copy=False))
+    if a.dtype.kind != "f":
+        # Integers divide into the default float dtype (both operands, or NumPy would give float64).
+        dt = get_default_dtype().np
+        a = a.astype(dt)
+        b = b.astype(dt) if isinstance(b, np.ndarray) else b
     out = _make(np.true_divide(a, b))
     if grad_on(input, other):
         node = DivBackward0()
@@ -366,7 +370,9 @@ def clamp(input, min=None, max=None):
         if max is not None:
             out = minimum(out, max if isinstance(max, Tensor) else _make(np.asarray(max, input._data.dtype)))
         return out
-    out = _make(np.clip(input._data, min, max).astype(input._data.dtype, copy=False))
+    # Float bounds make an integer input float, as PyTorch's type promotion does.
+    dt = result_np_dtype(input, *(v for v in (min, max) if v is not None))
+    out = _make(np.clip(input._data.astype(dt, copy=False), min, max).astype(dt, copy=False))
     if grad_on(input):
         node = ClampBackward1()
         node.save(self=input, min=min, max=max)
