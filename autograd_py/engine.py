@@ -7,6 +7,7 @@ import heapq
 
 from . import grad_mode
 from .node import AccumulateGrad, GraphRoot
+from .ops.base import batch_ndim
 
 # An optional callable receiving one dict per engine event (the step-through view uses it).
 _listener = [None]
@@ -67,11 +68,12 @@ def _needed(order, targets):
 def _validate(node, grads):
     """Sums broadcast gradients back to each input's shape and casts dtypes: the one place for it."""
     meta = node._input_meta
+    nb = batch_ndim[0]
     for i, g in enumerate(grads):
         if g is None or i >= len(meta) or meta[i] is None:
             continue
         shape, dtype = meta[i]
-        if g._data.shape != shape:
+        if g._data.shape[nb:] != shape or g._data.ndim != len(shape) + nb:
             g = g._sum_to(shape, node, i)
         if g._data.dtype != dtype:
             g = g._cast(dtype)

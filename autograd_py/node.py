@@ -103,6 +103,7 @@ class Node:
                  "_pre_hooks", "_hooks", "_retain_grad_refs", "metadata", "__weakref__")
 
     num_outputs = 1
+    supports_batched = True  # its backward also takes gradients with a leading batch dim
 
     def __init__(self):
         self._sequence_nr = next(_sequence)

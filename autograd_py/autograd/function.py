@@ -32,6 +32,7 @@ class BackwardCFunction(FunctionCtx, Node):
     """The node of one ``Function.apply`` call; its class is named ``<Function>Backward``."""
 
     materialize_grads = True
+    supports_batched = False  # user code expects one gradient at a time
     _to_save = ()
 
     def name(self):

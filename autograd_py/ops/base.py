@@ -7,7 +7,19 @@ from .. import dtypes, grad_mode
 from ..tensor import Tensor, _make
 
 __all__ = ["Tensor", "_make", "grad_on", "record", "record_outputs", "as_view", "operands",
-           "to_tensor", "np", "float_data", "result_np_dtype"]
+           "to_tensor", "np", "float_data", "result_np_dtype", "batch_ndim", "batched"]
+
+
+# Leading batch dims carried by every gradient during a vectorized backward
+# (``jacobian(vectorize=True)``): one pass computes many vector-Jacobian products at once.
+# Backward formulas use negative dims, and ``batched`` for shapes, so they work either way.
+batch_ndim = [0]
+
+
+def batched(grad, shape):
+    """The shape a gradient for a tensor of ``shape`` has in the current pass."""
+    nb = batch_ndim[0]
+    return grad._data.shape[:nb] + tuple(shape) if nb else tuple(shape)
 
 
 def grad_on(*tensors):

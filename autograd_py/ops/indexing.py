@@ -5,12 +5,14 @@ indexing is one ``IndexBackward0`` node. Writes go through ``inplace.py``.
 """
 from ..node import Node
 from ..tensor import _wrap_dim
-from .base import Tensor, _make, grad_on, np, record
+from .base import Tensor, _make, batch_ndim, batched, grad_on, np, record
 from .shape import _view_chain, unsqueeze
 
 
 class IndexEmbedBackward(Node):
     """Backward of the embedding below: read the same positions back."""
+
+    supports_batched = False
 
     def backward(self, grad):
         return _read(grad, self.key)
@@ -37,9 +39,14 @@ def _read(t, key):
     return out
 
 
+def _batched_key(key):
+    """Prefixes ``key`` with full slices for the batch dims of a vectorized backward."""
+    return (slice(None),) * batch_ndim[0] + key
+
+
 class SelectBackward0(Node):
     def backward(self, grad):
-        return embed(grad, self.shape, self.key)
+        return embed(grad, batched(grad, self.shape), _batched_key(self.key))
 
 
 class SliceBackward0(SelectBackward0):
@@ -165,7 +172,7 @@ class IndexPutBackward0(Node):
         mask = np.ones(self.shape, dtype=bool)
         mask[self.key] = False
         ga = grad * _make(mask) if self.next_functions[0][0] is not None else None
-        gv = _read(grad, self.key) if self.next_functions[1][0] is not None else None
+        gv = _read(grad, _batched_key(self.key)) if self.next_functions[1][0] is not None else None
         return ga, gv
 
 

@@ -59,6 +59,8 @@ def _type_name(np_dtype):
 class CopySlices(Node):
     """The base's new ``grad_fn`` after an in-place op on one of its views."""
 
+    supports_batched = False  # its view function indexes from the front
+
     def name(self):
         return "torch::autograd::CopySlices"
 

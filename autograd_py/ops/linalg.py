@@ -1,7 +1,7 @@
 """Matrix products. ``matmul`` is composed from mm/mv/dot/bmm exactly as PyTorch composes it,
 so its ``grad_fn`` chain (e.g. ``SqueezeBackward4 -> MmBackward0``) reads the same."""
 from ..node import Node
-from .base import Tensor, _make, grad_on, np, record
+from .base import Tensor, _make, batched, grad_on, np, record
 from .shape import reshape, squeeze, t, transpose, unsqueeze
 
 
@@ -23,8 +23,9 @@ def _product_node(cls, out, a, b):
 
 class MmBackward0(Node):
     def backward(self, grad):
-        ga = mm(grad, t(self.saved("mat2"))) if self.next_functions[0][0] is not None else None
-        gb = mm(t(self.saved("self")), grad) if self.next_functions[1][0] is not None else None
+        # matmul is mm for 2-D operands, and also takes a batched gradient.
+        ga = matmul(grad, t(self.saved("mat2"))) if self.next_functions[0][0] is not None else None
+        gb = matmul(t(self.saved("self")), grad) if self.next_functions[1][0] is not None else None
         return ga, gb
 
 
@@ -46,8 +47,8 @@ def mm(input, mat2):
 class AddmmBackward0(Node):
     def backward(self, grad):
         gs = grad if self.next_functions[0][0] is not None else None
-        g1 = mm(grad, t(self.saved("mat2"))) if self.next_functions[1][0] is not None else None
-        g2 = mm(t(self.saved("mat1")), grad) if self.next_functions[2][0] is not None else None
+        g1 = matmul(grad, t(self.saved("mat2"))) if self.next_functions[1][0] is not None else None
+        g2 = matmul(t(self.saved("mat1")), grad) if self.next_functions[2][0] is not None else None
         return gs, g1, g2
 
 
@@ -64,6 +65,7 @@ def addmm(input, mat1, mat2):
 
 class DotBackward0(Node):
     def backward(self, grad):
+        grad = unsqueeze(grad, -1)  # a 0-d gradient (or a batch of them) against 1-D operands
         ga = grad * self.saved("tensor") if self.next_functions[0][0] is not None else None
         gb = grad * self.saved("self") if self.next_functions[1][0] is not None else None
         return ga, gb
@@ -92,9 +94,9 @@ class MvBackward0(Node):
     def backward(self, grad):
         ga = gb = None
         if self.next_functions[0][0] is not None:
-            ga = unsqueeze(grad, 1) * unsqueeze(self.saved("vec"), 0)
+            ga = unsqueeze(grad, -1) * unsqueeze(self.saved("vec"), 0)
         if self.next_functions[1][0] is not None:
-            gb = mv(t(self.saved("self")), grad)
+            gb = matmul(grad, self.saved("self"))
         return ga, gb
 
 
@@ -172,7 +174,7 @@ def matmul(input, other):
 
 class UnsafeViewBackward0(Node):
     def backward(self, grad):
-        return reshape(grad, self.shape)
+        return reshape(grad, batched(grad, self.shape))
 
 
 def _unsafe_view(input, shape):

@@ -3,7 +3,7 @@
 from .. import dtypes
 from ..node import Node
 from ..tensor import _wrap_dim
-from .base import _make, float_data, grad_on, np, record
+from .base import _make, batch_ndim, batched, float_data, grad_on, np, record
 from .pointwise import exp, sign, where
 from .shape import expand, unsqueeze
 
@@ -17,19 +17,22 @@ def _dims(dim, ndim):
     return tuple(sorted({_wrap_dim(d, ndim) for d in dim}))
 
 
-def _expand_back(grad, shape, dims, keepdim):
-    """Undoes a reduction's shape change on ``grad``: re-inserts reduced dims, then expands."""
+def _expand_back(t, shape, dims, keepdim, nb=0):
+    """Undoes a reduction's shape change: re-inserts reduced dims, then expands.
+
+    ``nb`` leading batch dims (a vectorized backward) are kept in front.
+    """
     if not keepdim:
         for d in dims:
-            grad = unsqueeze(grad, d)
-    return expand(grad, shape)
+            t = unsqueeze(t, d + nb)
+    return expand(t, t._data.shape[:nb] + tuple(shape))
 
 
 class _Reduction(Node):
     """Shared bookkeeping: input shape, reduced dims, keepdim."""
 
     def _back(self, grad):
-        return _expand_back(grad, self.shape, self.dims, self.keepdim)
+        return _expand_back(grad, self.shape, self.dims, self.keepdim, batch_ndim[0])
 
 
 def _reduced(input, dims, keepdim, node, **saved):
@@ -42,7 +45,7 @@ def _reduced(input, dims, keepdim, node, **saved):
 # ---------------------------------------------------------------------------- sum / mean / prod
 class SumBackward0(_Reduction):
     def backward(self, grad):
-        return expand(grad, self.shape)
+        return self._back(grad)
 
 
 class SumBackward1(_Reduction):
@@ -66,7 +69,7 @@ def sum(input, dim=None, keepdim=False, dtype=None):
 
 class MeanBackward0(_Reduction):
     def backward(self, grad):
-        return expand(grad, self.shape) / self.count
+        return self._back(grad) / self.count
 
 
 class MeanBackward1(_Reduction):
@@ -145,12 +148,12 @@ def _return_type(name):
 _RETURN_TYPES = {n: _return_type(n) for n in ("max", "min", "sort", "topk", "kthvalue", "mode", "median")}
 
 
-class MaxBackward1(Node):
+class MaxBackward1(_Reduction):
     def backward(self, grad):
         # Ties share the gradient evenly, as PyTorch's evenly_distribute_backward does.
         x, result = self.saved("self"), self.saved("result")
         mask = x == result
-        return where(mask, grad / mask._data.sum(), 0.0)
+        return where(mask, self._back(grad) / mask._data.sum(), 0.0)
 
 
 class MinBackward1(MaxBackward1):
@@ -160,10 +163,10 @@ class MinBackward1(MaxBackward1):
 class MaxBackward0(_Reduction):
     def backward(self, grad):
         index = self.saved("indices")
-        d = self.dims[0]
+        d, nb = self.dims[0], batch_ndim[0]
         if not self.keepdim:
-            grad, index = unsqueeze(grad, d), unsqueeze(index, d)
-        return scatter_add_into(self.shape, d, index, grad)
+            grad, index = unsqueeze(grad, d + nb), unsqueeze(index, d)
+        return scatter_add_into(batched(grad, self.shape), d + nb, index, grad)
 
 
 class MinBackward0(MaxBackward0):
@@ -178,7 +181,7 @@ def _extreme(input, dim, keepdim, np_arg, np_val, name, full_cls, dim_cls):
         out = _make(np_val(input._data))
         if grad_on(input):
             node = full_cls()
-            node.save(self=input)
+            _reduced(input, _dims(None, input._data.ndim), False, node, self=input)
             node.save_output(result=out)
             record(out, node, (input,))
         return out
@@ -233,10 +236,12 @@ def argmin(input, dim=None, keepdim=False):
 # ---------------------------------------------------------------------------- gather / scatter
 class GatherBackward0(Node):
     def backward(self, grad):
-        return scatter_add_into(self.shape, self.dim, self.saved("index"), grad)
+        return scatter_add_into(batched(grad, self.shape), self.dim + batch_ndim[0], self.saved("index"), grad)
 
 
 class ScatterAddBackward0(Node):
+    supports_batched = False
+
     def backward(self, grad):
         return gather(grad, self.dim, self.saved("index"))
 
@@ -256,8 +261,9 @@ def gather(input, dim, index):
 def scatter_add_into(shape, dim, index, src):
     """A zero tensor of ``shape`` with ``src`` added at ``index`` along ``dim`` (the adjoint of gather)."""
     data = np.zeros(shape, dtype=src._data.dtype)
-    full_index = list(np.indices(index._data.shape, sparse=True))
-    full_index[dim] = index._data
+    idx = np.broadcast_to(index._data, src._data.shape)  # a batched src has extra leading dims
+    full_index = list(np.indices(idx.shape, sparse=True))
+    full_index[dim] = idx
     np.add.at(data, tuple(full_index), src._data)
     out = _make(data)
     if grad_on(src):
@@ -394,7 +400,7 @@ def logsumexp(input, dim, keepdim=False):
 class SoftmaxBackward0(Node):
     def backward(self, grad):
         y = self.saved("result")
-        return y * (grad - sum(grad * y, self.dim, keepdim=True))
+        return y * (grad - sum(grad * y, self.dim, keepdim=True))  # self.dim < 0: batch-safe
 
 
 class LogSoftmaxBackward0(Node):
@@ -420,7 +426,7 @@ def softmax(input, dim=None, dtype=None):
     out = _make((e / np.sum(e, axis=d, keepdims=True)).astype(data.dtype, copy=False))
     if grad_on(input):
         node = SoftmaxBackward0()
-        node.dim = d
+        node.dim = d - data.ndim
         node.save_output(result=out)
         record(out, node, (input,))
     return out
@@ -432,7 +438,7 @@ def log_softmax(input, dim=None, dtype=None):
     out = _make((data - _np_logsumexp(data, (d,), True)).astype(data.dtype, copy=False))
     if grad_on(input):
         node = LogSoftmaxBackward0()
-        node.dim = d
+        node.dim = d - data.ndim
         node.save_output(result=out)
         record(out, node, (input,))
     return out
@@ -450,7 +456,7 @@ def cumsum(input, dim, dtype=None):
     out = _make(np.cumsum(data, axis=d))
     if grad_on(input):
         node = CumsumBackward0()
-        node.dim = d
+        node.dim = d - input._data.ndim
         record(out, node, (input,))
     return out
 

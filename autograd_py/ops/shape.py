@@ -4,7 +4,7 @@
 """
 from ..node import Node
 from ..tensor import _wrap_dim
-from .base import Tensor, _make, as_view, grad_on, np, record, record_outputs
+from .base import Tensor, _make, as_view, batch_ndim, batched, grad_on, np, record, record_outputs
 
 
 def _sizes(args):
@@ -44,34 +44,34 @@ def _view_chain(out, base, fn, np_fn):
 
 
 # ---------------------------------------------------------------------------- sum_to / expand
-class SumToBackward(Node):
-    def backward(self, grad):
-        return expand(grad, self.shape)
-
-
 def sum_to(input, shape):
-    """Sums ``input`` down to ``shape`` (the reverse of broadcasting). Raises ValueError if not broadcastable."""
-    src = input._data.shape
-    shape = tuple(shape)
-    if src == shape:
+    """Sums a gradient down to ``shape`` (the reverse of broadcasting); batch dims are kept.
+
+    Raises ValueError when ``shape`` does not broadcast to the gradient's shape.
+    """
+    nb = batch_ndim[0]
+    full = input._data.shape
+    src, target = full[nb:], tuple(shape)
+    if src == target:
         return input
-    lead = len(src) - len(shape)
+    lead = len(src) - len(target)
     if lead < 0:
         raise ValueError("cannot sum to a larger shape")
-    dims = list(range(lead))
-    for i, s in enumerate(shape):
+    dims = [nb + i for i in range(lead)]
+    for i, s in enumerate(target):
         if s == 1 and src[i + lead] != 1:
-            dims.append(i + lead)
+            dims.append(nb + i + lead)
         elif s != src[i + lead] and s != 1:
             raise ValueError("not broadcastable")
     from .reduction import sum
     out = sum(input, tuple(dims), keepdim=True) if dims else input
-    return reshape(out, shape) if out._data.shape != shape else out
+    final = full[:nb] + target
+    return reshape(out, final) if out._data.shape != final else out
 
 
 class ExpandBackward0(Node):
     def backward(self, grad):
-        return sum_to(grad, self.shape)
+        return sum_to(grad, self.shape)  # the one un-broadcast, shared with the engine
 
 
 def expand(input, *sizes):
@@ -109,7 +109,7 @@ def broadcast_to(input, shape):
 # ---------------------------------------------------------------------------- views
 class ViewBackward0(Node):
     def backward(self, grad):
-        return reshape(grad, self.shape)
+        return reshape(grad, batched(grad, self.shape))
 
 
 class UnsafeViewBackward0(ViewBackward0):
@@ -187,17 +187,18 @@ def contiguous(input, memory_format=None):
 
 class TransposeBackward0(Node):
     def backward(self, grad):
-        return transpose(grad, self.dim0, self.dim1)
+        return transpose(grad, self.dim0, self.dim1)  # negative dims: batch dims stay in front
 
 
 class TBackward0(Node):
     def backward(self, grad):
-        return t(grad)
+        return t(grad) if grad._data.ndim <= 2 else transpose(grad, -2, -1)
 
 
 class PermuteBackward0(Node):
     def backward(self, grad):
-        return permute(grad, tuple(np.argsort(self.dims)))
+        nb = grad._data.ndim - len(self.dims)
+        return permute(grad, tuple(range(nb)) + tuple(nb + int(d) for d in np.argsort(self.dims)))
 
 
 def transpose(input, dim0, dim1):
@@ -207,7 +208,7 @@ def transpose(input, dim0, dim1):
                       lambda x: transpose(x, d0, d1), lambda a: np.swapaxes(a, d0, d1))
     if grad_on(input):
         node = TransposeBackward0()
-        node.dim0, node.dim1 = d0, d1
+        node.dim0, node.dim1 = d0 - nd, d1 - nd
         record(out, node, (input,))
     return out
 
@@ -247,7 +248,7 @@ def T(input):
 
 class SqueezeBackward0(Node):
     def backward(self, grad):
-        return reshape(grad, self.shape)
+        return reshape(grad, batched(grad, self.shape))
 
 
 class SqueezeBackward1(SqueezeBackward0):
@@ -287,7 +288,7 @@ def unsqueeze(input, dim):
                       lambda x: unsqueeze(x, d), lambda a: np.expand_dims(a, d))
     if grad_on(input):
         node = UnsqueezeBackward0()
-        node.dim = d
+        node.dim = d - input._data.ndim - 1
         record(out, node, (input,))
     return out
 
@@ -298,11 +299,12 @@ class RepeatBackward0(Node):
         from .reduction import sum
         reps, shape = self.repeats, self.shape
         shape = (1,) * (len(reps) - len(shape)) + tuple(shape)
-        split = []
+        lead = batched(grad, ())
+        split = list(lead)
         for r, s in zip(reps, shape):
             split += [r, s]
-        g = sum(reshape(grad, split), tuple(range(0, 2 * len(reps), 2)))
-        return reshape(g, self.shape)
+        g = sum(reshape(grad, split), tuple(range(len(lead), len(lead) + 2 * len(reps), 2)))
+        return reshape(g, batched(grad, self.shape))
 
 
 def repeat(input, *repeats):
@@ -355,7 +357,7 @@ def cat(tensors, dim=0):
         raise
     if grad_on(*tensors):
         node = CatBackward0()
-        node.dim = d
+        node.dim = d - nd
         node.sizes = [t._data.shape[d] if t._data.ndim else 0 for t in tensors]
         record(out, node, tensors)
     return out
@@ -383,14 +385,15 @@ def stack(tensors, dim=0):
     out = _make(np.stack([x._data.astype(dt, copy=False) for x in tensors], axis=d))
     if grad_on(*tensors):
         node = StackBackward0()
-        node.dim = d
+        node.dim = d - tensors[0]._data.ndim - 1
         record(out, node, tensors)
     return out
 
 
 class UnbindBackward0(Node):
     def backward(self, *grads):
-        grads = [g if g is not None else _make(np.zeros(self.piece, self.dtype)) for g in grads]
+        shape = batched(next(g for g in grads if g is not None), self.piece)
+        grads = [g if g is not None else _make(np.zeros(shape, self.dtype)) for g in grads]
         return stack(grads, self.dim)
 
 
@@ -399,7 +402,7 @@ def unbind(input, dim=0):
     outs = [as_view(_make(np.take(input._data, i, axis=d)), input) for i in range(input._data.shape[d])]
     if grad_on(input):
         node = UnbindBackward0()
-        node.dim, node.dtype = d, input._data.dtype
+        node.dim, node.dtype = d - input._data.ndim, input._data.dtype
         node.piece = input._data.shape[:d] + input._data.shape[d + 1:]
         record_outputs(outs, node, (input,))
     return tuple(outs)
@@ -408,8 +411,9 @@ def unbind(input, dim=0):
 class SplitBackward0(Node):
     def backward(self, *grads):
         filled = []
+        some = next(g for g in grads if g is not None)
         for g, shape in zip(grads, self.shapes):
-            filled.append(g if g is not None else _make(np.zeros(shape, self.dtype)))
+            filled.append(g if g is not None else _make(np.zeros(batched(some, shape), self.dtype)))
         return cat(filled, self.dim)
 
 
@@ -431,7 +435,7 @@ def split(input, split_size_or_sections, dim=0):
         start += s
     if grad_on(input):
         node = SplitBackward0()
-        node.dim, node.dtype = d, input._data.dtype
+        node.dim, node.dtype = d - input._data.ndim, input._data.dtype
         node.shapes = [o._data.shape for o in outs]
         record_outputs(outs, node, (input,))
     return tuple(outs)
@@ -452,6 +456,6 @@ def flip(input, dims):
     out = _make(np.flip(input._data, dims).copy())
     if grad_on(input):
         node = FlipBackward0()
-        node.dims = dims
+        node.dims = tuple(d - input._data.ndim for d in dims)
         record(out, node, (input,))
     return out
