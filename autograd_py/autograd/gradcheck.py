@@ -80,6 +80,14 @@ def gradcheck(func, inputs, *, eps=1e-6, atol=1e-5, rtol=1e-3, raise_exception=T
                           "complex. This check will likely fail if all the inputs are not of double precision "
                           "floating point or complex. ", UserWarning, stacklevel=2)
     outputs = _outputs(func, inputs)
+    if not any(out._requires_grad for out in outputs):
+        # Nothing to differentiate: then the function must not depend on its inputs at all.
+        for i, x in enumerate(inputs):
+            if isinstance(x, Tensor) and x._requires_grad and any(
+                    np.any(_numerical(func, inputs, i, o_idx, eps) != 0) for o_idx in range(len(outputs))):
+                if not raise_exception:
+                    return False
+                raise GradcheckError("Numerical gradient for function expected to be zero")
     for o_idx, out in enumerate(outputs):
         if not out._requires_grad:
             continue
@@ -99,19 +107,26 @@ def gradcheck(func, inputs, *, eps=1e-6, atol=1e-5, rtol=1e-3, raise_exception=T
 
 def gradgradcheck(func, inputs, grad_outputs=None, *, eps=1e-6, atol=1e-5, rtol=1e-3, raise_exception=True,
                   **kwargs):
-    """Checks second-order gradients: gradcheck of the function ``inputs -> vjp(func, inputs, v)``."""
+    """Checks second-order gradients: gradcheck of ``(inputs, v) -> vjp(func, inputs, v)``.
+
+    As in PyTorch, the random ``grad_outputs`` require grad too, so a backward formula that drops
+    the graph of its incoming gradient fails the check.
+    """
     inputs = _tuple(inputs)
-    outputs = _outputs(func, inputs)
+    outputs = [o for o in _outputs(func, inputs) if o._requires_grad]
     if grad_outputs is None:
         rng = np.random.default_rng(0)
-        grad_outputs = [_make(rng.standard_normal(o._data.shape).astype(o._data.dtype)) for o in outputs]
-    grad_outputs = list(_tuple(grad_outputs))
+        grad_outputs = [_make(rng.uniform(-1, 1, o._data.shape).astype(o._data.dtype), requires_grad=True)
+                        for o in outputs]
+    grad_outputs = tuple(_tuple(grad_outputs))
+    n_in = len(inputs)
     diff_idx = [i for i, x in enumerate(inputs) if isinstance(x, Tensor) and x._requires_grad]
 
     def first_order(*args):
-        outs = _outputs(func, args)
-        grads = autograd_grad(outs, [args[i] for i in diff_idx], grad_outputs, create_graph=True,
+        outs = [o for o in _outputs(func, args[:n_in]) if o._requires_grad]
+        grads = autograd_grad(outs, [args[i] for i in diff_idx], list(args[n_in:]), create_graph=True,
                               allow_unused=True)
         return tuple(g for g in grads if g is not None)
 
-    return gradcheck(first_order, inputs, eps=eps, atol=atol, rtol=rtol, raise_exception=raise_exception)
+    return gradcheck(first_order, inputs + grad_outputs, eps=eps, atol=atol, rtol=rtol,
+                     raise_exception=raise_exception)
