@@ -1,6 +1,6 @@
 """Reductions and the normalising functions built on them (softmax, log_softmax, logsumexp)."""
 
-from .. import dtypes
+from .. import dtypes, grad_mode
 from ..node import Node
 from ..tensor import _wrap_dim
 from .base import _make, batch_ndim, batched, float_data, grad_on, np, record
@@ -98,6 +98,8 @@ class ProdBackward0(_Reduction):
         r = _expand_back(result, self.shape, self.dims, self.keepdim)
         if not np.any(x._data == 0):
             return g * r / x
+        if grad_mode.is_grad_enabled():
+            return g * _prod_of_others(x, self.dims)  # create_graph: keep it differentiable
         # With zeros, divide-by-x fails: use the product of all the other elements instead.
         moved = np.moveaxis(x._data, self.dims, tuple(range(len(self.dims))))
         flat = moved.reshape((-1,) + moved.shape[len(self.dims):])
@@ -105,6 +107,23 @@ class ProdBackward0(_Reduction):
         after = np.cumprod(np.concatenate([np.ones_like(flat[:1]), flat[::-1][:-1]]), axis=0)[::-1]
         others = np.moveaxis((before * after).reshape(moved.shape), tuple(range(len(self.dims))), self.dims)
         return g * _make(others)
+
+
+def _prod_of_others(x, dims):
+    """Each element's product of the other elements of its reduced slice, from differentiable ops.
+
+    Row ``i`` of a ``(k, k)`` matrix holds the slice with element ``i`` replaced by 1: O(k^2), so it is
+    used only when the backward itself is recorded (``create_graph=True``).
+    """
+    from .shape import permute, reshape
+    keep = [d for d in range(x._data.ndim) if d not in dims]
+    order = keep + list(dims)
+    moved = permute(x, order)
+    k = int(np.prod([x._data.shape[d] for d in dims]))
+    flat = reshape(moved, moved._data.shape[:len(keep)] + (k,))
+    rows = where(_make(np.eye(k, dtype=bool)), 1.0, unsqueeze(flat, -2))
+    others = reshape(prod(rows, -1), moved._data.shape)
+    return permute(others, tuple(int(i) for i in np.argsort(order)))
 
 
 class ProdBackward1(ProdBackward0):
