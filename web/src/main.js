@@ -49,6 +49,8 @@ const editor = createEditor($("editor"), {
   },
 });
 
+performance.mark("playground:editor-ready"); // read by bench/web_load.py
+
 function fillLessonPicker() {
   const select = $("lessons");
   select.replaceChildren(
@@ -137,6 +139,11 @@ function onStatus(msg) {
   }
   fatal = null;
   phaseTimes[msg.phase] = msg.phase === "ready" ? msg.total_ms : msg.ms;
+  // Marks for bench/web_load.py: each phase's own duration, and when Python first became ready.
+  if (!performance.getEntriesByName(`playground:phase:${msg.phase}`).length) {
+    performance.mark(`playground:phase:${msg.phase}`, { detail: { ms: msg.ms } });
+    if (msg.phase === "ready") performance.mark("playground:python-ready");
+  }
   loadingPhase = NEXT_PHASE[msg.phase] || "ready";
 }
 
@@ -169,7 +176,6 @@ async function runEditor() {
   $("run-info").textContent = "";
   const result = await python.request("run", editor.getCode());
   reportResult(result, { markLines: true });
-  await output.settle();
   return { ok: result.ok, stdout: result.stdout, error: result.error };
 }
 

@@ -81,9 +81,4 @@ export class OutputView {
     this.chars = 0;
     this.element.replaceChildren();
   }
-
-  /** Resolves after pending text is on screen. */
-  settle() {
-    return new Promise((resolve) => requestAnimationFrame(() => resolve()));
-  }
 }

@@ -47,6 +47,14 @@ async function load() {
   let phase = "runtime";
   try {
     let t = performance.now();
+    // The wheel downloads while the runtime and NumPy load; only unpacking waits.
+    const wheelPromise = fetch(new URL("./build-info.json", here))
+      .then((r) => {
+        if (!r.ok) throw new Error(`build-info.json: HTTP ${r.status}`);
+        return r.json();
+      })
+      .then((info) => fetchBytes(new URL(info.autograd_py_wheel, here)));
+    wheelPromise.catch(() => {}); // reported below, in its own phase
     const { loadPyodide } = await import(new URL("./pyodide/pyodide.mjs", here).href);
     pyodide = await loadPyodide({
       indexURL: new URL("./pyodide/", here).href,
@@ -58,16 +66,11 @@ async function load() {
     t = status(phase, t);
 
     phase = "numpy";
-    const infoPromise = fetch(new URL("./build-info.json", here)).then((r) => {
-      if (!r.ok) throw new Error(`build-info.json: HTTP ${r.status}`);
-      return r.json();
-    });
     await pyodide.loadPackage("numpy", { messageCallback: () => {} });
     t = status(phase, t);
 
     phase = "autograd_py";
-    const info = await infoPromise;
-    const wheel = await fetchBytes(new URL(info.autograd_py_wheel, here));
+    const wheel = await wheelPromise;
     pyodide.unpackArchive(wheel, "wheel");
     const playground = pyodide.pyimport("autograd_py.playground");
     session = playground.Session.callKwargs({ on_output: emit });
