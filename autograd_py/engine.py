@@ -85,13 +85,16 @@ def _validate(node, grads):
     return grads
 
 
-def _run_pre_hooks(node, grads):
+def _run_pre_hooks(node, grads, listener=None):
     hooks = node._pre_hooks
     if hooks:
         for nr, fn in list(hooks.values()):
             if grads[nr] is None:
                 continue
             new = fn(grads[nr])
+            if listener is not None:
+                listener({"event": "hook", "node": id(node), "output_nr": nr, "grad": grads[nr],
+                          "replaced_with": new})
             if new is not None:
                 grads[nr] = new
     refs = node._retain_grad_refs
@@ -150,7 +153,7 @@ def run_backward(roots, root_grads, keep_graph, create_graph, inputs=None, accum
             node = heappop(ready)[2]
             grads = buffers.pop(node)
             if node._pre_hooks or node._retain_grad_refs:
-                grads = _run_pre_hooks(node, grads)
+                grads = _run_pre_hooks(node, grads, listener)
             if captures and _capture(node, grads, captures, captured, inputs, accumulate, needed):
                 if not keep_graph:
                     node._release()
@@ -159,7 +162,8 @@ def run_backward(roots, root_grads, keep_graph, create_graph, inputs=None, accum
                 if inputs is None:
                     node.apply(grads)
                     if listener is not None:
-                        listener({"event": "accumulate", "node": id(node), "grad": grads[0]})
+                        listener({"event": "accumulate", "node": id(node), "name": node.name(),
+                                  "grad": grads[0], "variable": id(node.variable)})
                 continue
             for g in grads:
                 if g is not None:
@@ -170,9 +174,10 @@ def run_backward(roots, root_grads, keep_graph, create_graph, inputs=None, accum
                     break
             else:
                 out = [None] * len(node.next_functions)
-            if listener is not None:
-                listener({"event": "node", "node": id(node), "name": node.name(),
-                          "grads_in": grads, "grads_out": out, "freed": not keep_graph})
+            if listener is not None and node is not root:
+                listener({"event": "node", "node": id(node), "name": type(node).__name__,
+                          "grads_in": grads, "grads_out": out, "edges": node.next_functions,
+                          "freed": not keep_graph and node._saved is not None})
             if not keep_graph and node._saved is not None:
                 node._freed = True
             for (nxt, nr), g in zip(node.next_functions, out):

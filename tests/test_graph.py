@@ -118,3 +118,21 @@ def test_formula_is_the_backward_source():
     x = T.tensor([1.0], requires_grad=True)
     info = graph.describe_node(x.exp().grad_fn)
     assert "def backward" in info["formula"] and 'self.saved("result")' in info["formula"]
+
+
+def test_trace_records_steps_in_engine_order():
+    from autograd_py import trace
+    x = T.tensor([1.0, 2.0], requires_grad=True)
+    w = T.tensor([3.0, 4.0], requires_grad=True)
+    y = (x * w).exp()
+    y.register_hook(lambda g: g * 2)
+    with trace.record() as steps:
+        y.sum().backward()
+    events = [(s["event"], s.get("name")) for s in steps]
+    assert events == [("begin", None), ("node", "SumBackward0"), ("hook", None), ("node", "ExpBackward0"),
+                      ("node", "MulBackward0"), ("accumulate", None), ("accumulate", None), ("end", None)]
+    mul = steps[4]
+    assert [o["input_nr"] for o in mul["grads_out"]] == [0, 1]
+    assert mul["freed"] is True
+    json.dumps(steps)
+    assert T.autograd.grad((x * 2).sum(), x)[0].tolist() == [2.0, 2.0]  # listener removed afterwards
