@@ -91,6 +91,9 @@ class _HookDict(dict):
     __slots__ = ("__weakref__",)
 
 
+_PLAIN = frozenset((float, int, bool, type(None), str, tuple))
+
+
 class Node:
     """Base class of every ``grad_fn``.
 
@@ -123,12 +126,15 @@ class Node:
     # --- saved values ------------------------------------------------------------------
     def save(node, /, **values):
         """Saves tensors (version-checked) and scalars for backward; all are freed after backward."""
-        from .tensor import Tensor
         saved = node._saved
         if saved is None:
             saved = node._saved = {}
         for key, value in values.items():
-            saved[key] = SavedTensor(value) if isinstance(value, Tensor) else value
+            # Tensors (anything with a version counter) are version-checked; numbers are kept as is.
+            if value.__class__ in _PLAIN or getattr(value, "_version_counter", None) is None:
+                saved[key] = value
+            else:
+                saved[key] = SavedTensor(value)
 
     def save_output(node, /, **values):
         """Saves outputs of the op itself (a version mismatch then names this node)."""
