@@ -149,3 +149,5 @@ def test_no_request_leaves_127_0_0_1(playground):
     assert playground.requests, "no request was recorded at all"
     foreign = [url for url in playground.requests if not url.startswith(playground.url)]
     assert foreign == []
+    # The page runs under its own Content-Security-Policy without violating it.
+    assert not [line for line in playground.console if "Content Security Policy" in line]

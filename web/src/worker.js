@@ -61,6 +61,8 @@ async function load() {
       // Stray output (outside a session run) goes to the devtools console only.
       stdout: (line) => console.log("[py]", line),
       stderr: (line) => console.warn("[py]", line),
+      // No keyboard in a worker: input() sees end-of-file (EOFError), not a crash.
+      stdin: () => null,
     });
     if (interruptView) pyodide.setInterruptBuffer(interruptView);
     t = status(phase, t);
