@@ -1,0 +1,128 @@
+"""Times the autograd workloads W1-W5 on every installed framework and writes a Markdown table.
+
+Each workload is one forward + backward in float64 on one thread. Every framework's result is
+first checked against a NumPy reference derived by hand (``problems.py``), so wrong code is
+never timed unnoticed. Times are medians over repeats; ratios are against torch.
+
+Usage::
+
+    python bench/run.py                 # full run, writes bench/results.md
+    python bench/run.py --quick         # smoke run: few repeats, prints only
+    python bench/run.py --only W1,W3    # some workloads (W3 = W3-loop and W3-vec)
+"""
+import os
+
+# Before NumPy or torch load their BLAS / OpenMP runtimes: everything runs on one thread.
+for _var in ("OMP_NUM_THREADS", "MKL_NUM_THREADS", "OPENBLAS_NUM_THREADS", "VECLIB_MAXIMUM_THREADS",
+             "NUMEXPR_NUM_THREADS"):
+    os.environ[_var] = "1"
+
+import argparse  # noqa: E402
+import sys  # noqa: E402
+from pathlib import Path  # noqa: E402
+
+HERE = Path(__file__).resolve().parent
+sys.path[:0] = [str(HERE), str(HERE.parent)]  # the bench modules, and autograd_py from this checkout
+
+import problems  # noqa: E402
+import report  # noqa: E402
+import timing  # noqa: E402
+from frameworks import FRAMEWORKS  # noqa: E402
+
+# (row id, workload whose data it uses, label)
+ROWS = [
+    ("W1", "W1", "W1: 1000-op elementwise chain on 4 elements (per op)"),
+    ("W2", "W2", "W2: MLP 64×784→128→10 training step"),
+    ("W3-loop", "W3", "W3: 64×64 Jacobian by 64 VJPs"),
+    ("W3-vec", "W3", "W3: 64×64 Jacobian, vectorized"),
+    ("W4", "W4", "W4: micrograd scalar MLP 3→4→4→1, 4 samples"),
+    ("W5", "W5", "W5: 2nd derivative of Σ x³ sin x, n=1000"),
+]
+TOLERANCE = 1e-8
+
+
+def _parse(argv):
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--quick", action="store_true", help="few short repeats; does not write results.md")
+    parser.add_argument("--only", default="", help="comma-separated workloads, e.g. W1,W3 or W3-vec")
+    parser.add_argument("--repeats", type=int, help="batches per measurement (default 11, quick 3)")
+    parser.add_argument("--min-time", type=float, help="seconds per batch (default 0.2, quick 0.01)")
+    parser.add_argument("--out", help="Markdown file to write (default bench/results.md; quick: none)")
+    args = parser.parse_args(argv)
+    args.repeats = args.repeats or (3 if args.quick else 11)
+    args.min_time = args.min_time if args.min_time is not None else (0.01 if args.quick else 0.2)
+    if args.out is None and not args.quick:
+        args.out = str(HERE / "results.md")
+    return args
+
+
+def _select(only):
+    if not only:
+        return ROWS
+    wanted = [w.strip().upper() for w in only.split(",") if w.strip()]
+    rows = [r for r in ROWS if r[0].upper() in wanted or r[1] in wanted]
+    unknown = [w for w in wanted if not any(w in (r[0].upper(), r[1]) for r in ROWS)]
+    if unknown:
+        raise SystemExit(f"unknown workload(s): {', '.join(unknown)}; choose from {[r[0] for r in ROWS]}")
+    return rows
+
+
+def _first_line(exc):
+    text = str(exc).strip().splitlines()
+    return f"{type(exc).__name__}: {text[0] if text else ''}".rstrip(": ")
+
+
+def run_cell(factory, data, expected, repeats, min_time, per):
+    """Checks, then times, one framework on one workload.
+
+    Returns:
+        dict: ``seconds`` (median per unit) and ``error`` (vs the reference), or ``na`` (reason).
+    """
+    try:
+        run, to_numpy = factory(data)
+        error = problems.max_error(to_numpy(run()), expected)
+        stats = timing.measure(run, repeats, min_time)
+    except problems.NotAvailable as exc:
+        return {"na": str(exc)}
+    except Exception as exc:  # a framework that fails on a workload is reported, not fatal
+        return {"na": _first_line(exc)}
+    return {"seconds": stats["median"] / per, "spread": (stats["min"] / per, stats["max"] / per),
+            "calls": stats["calls"], "error": error}
+
+
+def main(argv=None):
+    args = _parse(argv)
+    rows = _select(args.only)
+    frameworks = []
+    for fw in FRAMEWORKS:
+        try:
+            frameworks.append((fw.name, fw.load()))
+        except ImportError as exc:
+            frameworks.append((fw.name, exc))
+    results = {}
+    for row_id, workload, _label in rows:
+        data = problems.make_data(workload)
+        expected = problems.reference(workload, data)
+        per = data["n_ops"] if workload == "W1" else 1
+        for name, loaded in frameworks:
+            if isinstance(loaded, Exception):
+                cell = {"na": f"not installed ({_first_line(loaded)})"}
+            else:
+                cell = run_cell(loaded["workloads"][row_id], data, expected, args.repeats, args.min_time, per)
+            results[row_id, name] = cell
+            shown = (timing.format_seconds(cell["seconds"]) if "seconds" in cell else "n/a: " + cell["na"])
+            print(f"  {row_id:8} {name:12} {shown}", file=sys.stderr, flush=True)
+    versions = {name: (loaded["version"] if not isinstance(loaded, Exception) else None)
+                for name, loaded in frameworks}
+    text = report.render(rows, [name for name, _ in frameworks], results, versions,
+                         {"repeats": args.repeats, "min_time": args.min_time, "quick": args.quick},
+                         TOLERANCE)
+    print(text)
+    if args.out:
+        Path(args.out).write_text(text, encoding="utf-8")
+        print(f"written to {args.out}", file=sys.stderr)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
