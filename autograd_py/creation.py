@@ -20,12 +20,13 @@ def _finish(data, requires_grad):
     return t
 
 
-def _from_python(data):
-    """Infers PyTorch's dtype for nested Python data: bool, int64, or the default float."""
+def _from_python(data, float_dtype=None):
+    """Infers PyTorch's dtype for nested Python data: bool, int64, or ``float_dtype`` (default: the
+    default float), so that an explicit ``dtype=torch.float64`` never rounds through float32."""
     if isinstance(data, Tensor):
         return data._data
     if isinstance(data, (list, tuple)) and any(isinstance(x, Tensor) for x in data):
-        data = [x._data if isinstance(x, Tensor) else _from_python(x) for x in data]
+        data = [x._data if isinstance(x, Tensor) else _from_python(x, float_dtype) for x in data]
     arr = np.asarray(data)
     kind = arr.dtype.kind
     if kind == "b":
@@ -33,7 +34,7 @@ def _from_python(data):
     if kind in "iu":
         return arr.astype(np.int64)
     if kind == "f":
-        return arr.astype(dtypes.get_default_dtype().np)
+        return arr.astype(float_dtype if float_dtype is not None else dtypes.get_default_dtype().np)
     if kind == "O" or kind == "U":
         raise TypeError(f"Could not infer dtype of {type(data).__name__}")
     raise TypeError(f"can't convert {arr.dtype} to a tensor")
@@ -57,11 +58,11 @@ def tensor(data, dtype=None, device=None, requires_grad=False, pin_memory=False)
         warnings.warn("To copy construct from a tensor, it is recommended to use sourceTensor.detach().clone() "
                       "or sourceTensor.detach().clone().requires_grad_(True), rather than "
                       "torch.tensor(sourceTensor).", UserWarning, stacklevel=2)
-    if isinstance(data, np.ndarray):
+    if isinstance(data, (np.ndarray, np.generic)):
         arr = np.array(data, copy=True)
         dtypes.from_numpy_dtype(arr.dtype)
     else:
-        arr = np.array(_from_python(data), copy=True)
+        arr = np.array(_from_python(data, None if dtype is None else _np_dtype(dtype)), copy=True)
     if dtype is not None:
         arr = arr.astype(_np_dtype(dtype))
     return _finish(arr, requires_grad)
