@@ -360,16 +360,47 @@ class ClampBackward1(Node):
         return grad * mask
 
 
+class ClampBackward0(Node):
+    """Tensor bounds: each element's gradient goes to whichever of self, min, max it was taken from."""
+
+    def backward(self, grad):
+        x, lo, hi = self.saved("self"), self.saved("min"), self.saved("max")
+        needs = [fn is not None for fn, _ in self.next_functions]
+        if lo is not None and hi is not None:
+            # Where min > max the result is max, as in PyTorch's clamp_backward_min_max.
+            gx = where((x >= lo) & (x <= hi), grad, 0.0) if needs[0] else None
+            glo = where((x < lo) & (lo < hi), grad, 0.0) if needs[1] else None
+            ghi = where((x > hi) | (hi < lo), grad, 0.0) if needs[2] else None
+        elif lo is not None:
+            gx = where(x >= lo, grad, 0.0) if needs[0] else None
+            glo, ghi = (where(x < lo, grad, 0.0) if needs[1] else None), None
+        else:
+            gx = where(x <= hi, grad, 0.0) if needs[0] else None
+            glo, ghi = None, (where(x > hi, grad, 0.0) if needs[2] else None)
+        return gx, glo, ghi
+
+
+def _clamp_tensor(input, min, max):
+    lo = min if min is None or isinstance(min, Tensor) else _make(np.asarray(min, input._data.dtype))
+    hi = max if max is None or isinstance(max, Tensor) else _make(np.asarray(max, input._data.dtype))
+    data = input._data.astype(result_np_dtype(input, *(b for b in (lo, hi) if b is not None)), copy=False)
+    if lo is not None:
+        data = np.maximum(data, lo._data.astype(data.dtype, copy=False))
+    if hi is not None:
+        data = np.minimum(data, hi._data.astype(data.dtype, copy=False))
+    out = _make(data)
+    if grad_on(input, lo, hi):
+        node = ClampBackward0()
+        node.save(self=input, min=lo, max=hi)
+        record(out, node, (input, lo, hi))
+    return out
+
+
 def clamp(input, min=None, max=None):
     if min is None and max is None:
         raise RuntimeError("torch.clamp: At least one of 'min' or 'max' must not be None")
     if isinstance(min, Tensor) or isinstance(max, Tensor):
-        out = input
-        if min is not None:
-            out = maximum(out, min if isinstance(min, Tensor) else _make(np.asarray(min, input._data.dtype)))
-        if max is not None:
-            out = minimum(out, max if isinstance(max, Tensor) else _make(np.asarray(max, input._data.dtype)))
-        return out
+        return _clamp_tensor(input, min, max)
     # Float bounds make an integer input float, as PyTorch's type promotion does.
     dt = result_np_dtype(input, *(v for v in (min, max) if v is not None))
     out = _make(np.clip(input._data.astype(dt, copy=False), min, max).astype(dt, copy=False))
