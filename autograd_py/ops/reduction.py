@@ -235,9 +235,39 @@ def min(input, dim=None, keepdim=False):
     return _extreme(input, dim, keepdim, np.argmin, np.min, "min", MinBackward1, MinBackward0)
 
 
+class AmaxBackward0(_Reduction):
+    def backward(self, grad):
+        # Ties along the reduced dims share the gradient evenly, unlike max(dim)'s single index.
+        x, result = self.saved("self"), self.saved("result")
+        mask = x == _expand_back(result, self.shape, self.dims, self.keepdim)
+        count = _expand_back(_make(np.sum(mask._data, axis=self.dims, keepdims=self.keepdim)),
+                             self.shape, self.dims, self.keepdim)
+        return where(mask, self._back(grad) / count, 0.0)
+
+
+class AminBackward0(AmaxBackward0):
+    pass
+
+
+def _amax_amin(input, dim, keepdim, np_fn, cls):
+    dims = _dims(None if isinstance(dim, (tuple, list)) and not dim else dim, input._data.ndim)
+    out = _make(np.asarray(np_fn(input._data, axis=dims, keepdims=keepdim)))
+    if grad_on(input):
+        node = cls()
+        _reduced(input, dims, keepdim, node, self=input)
+        node.save_output(result=out)
+        record(out, node, (input,))
+    return out
+
+
 def amax(input, dim=(), keepdim=False):
-    return max(input, dim[0] if isinstance(dim, (tuple, list)) and len(dim) == 1 else dim or None,
-               keepdim)[0] if dim not in ((), None) else max(input)
+    """The maximum over ``dim`` (all dims by default); tied maxima share the gradient."""
+    return _amax_amin(input, dim, keepdim, np.max, AmaxBackward0)
+
+
+def amin(input, dim=(), keepdim=False):
+    """The minimum over ``dim`` (all dims by default); tied minima share the gradient."""
+    return _amax_amin(input, dim, keepdim, np.min, AminBackward0)
 
 
 def argmax(input, dim=None, keepdim=False):
