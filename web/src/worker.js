@@ -69,6 +69,7 @@ async function load() {
 
     phase = "numpy";
     await pyodide.loadPackage("numpy", { messageCallback: () => {} });
+    pyodide.runPython("import numpy"); // counted here, not in the autograd_py phase
     t = status(phase, t);
 
     phase = "autograd_py";
