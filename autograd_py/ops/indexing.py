@@ -30,11 +30,12 @@ def embed(grad, shape, key):
     return out
 
 
-def _read(t, key):
+def _read(t, key, cls=None):
     out = _make(t._data[key])
     if grad_on(t):
-        node = IndexBackward0()
-        node.shape, node.key = t._data.shape, key
+        node = (cls or IndexBackward0)()
+        node.shape = t._data.shape
+        node.save(indices=key)
         record(out, node, (t,))
     return out
 
@@ -53,7 +54,18 @@ class SliceBackward0(SelectBackward0):
     pass
 
 
-class IndexBackward0(SelectBackward0):
+class IndexBackward0(Node):
+    """Advanced indexing saves its indices, so (as in PyTorch) a second backward needs retain_graph."""
+
+    def backward(self, grad):
+        return embed(grad, batched(grad, self.shape), _batched_key(self.saved("indices")))
+
+
+class IndexSelectBackward0(IndexBackward0):
+    pass
+
+
+class MaskedSelectBackward0(IndexBackward0):
     pass
 
 
@@ -122,6 +134,9 @@ def _normalise(key):
 
 
 def getitem(input, key):
+    if isinstance(key, slice) and input._data.ndim:
+        # A lone slice always records SliceBackward0, even ``x[:]`` (PyTorch's single-index path).
+        return slice_dim(input, 0, key.start, key.stop, key.step)
     key = _normalise(key)
     if any(_is_advanced(k) for k in key):
         return _read(input, key)
@@ -200,17 +215,37 @@ def setitem(input, key, value):
 
 def index_select(input, dim, index):
     d = _wrap_dim(dim, input._data.ndim)
-    return _read(input, (slice(None),) * d + (index._data,))
+    return _read(input, (slice(None),) * d + (index._data,), IndexSelectBackward0)
 
 
 def masked_select(input, mask):
-    return _read(input, (np.broadcast_to(mask._data, input._data.shape),))
+    return _read(input, (np.broadcast_to(mask._data, input._data.shape),), MaskedSelectBackward0)
+
+
+class MaskedFillBackward0(Node):
+    def backward(self, grad):
+        from .pointwise import where
+        mask = self.saved("mask")
+        g_self = masked_fill(grad, mask, 0.0) if self.next_functions[0][0] is not None else None
+        if len(self.next_functions) == 1:
+            return g_self
+        # A 0-d tensor value receives the sum over the filled positions (the engine sums it down).
+        g_value = where(mask, grad, 0.0) if self.next_functions[1][0] is not None else None
+        return g_self, g_value
+
+
+class MaskedFillBackward1(MaskedFillBackward0):
+    pass
 
 
 def masked_fill(input, mask, value):
-    from .pointwise import where
-    v = value if isinstance(value, Tensor) else _make(np.asarray(value, dtype=input._data.dtype))
-    return where(mask, v, input)
+    fill = value._data if isinstance(value, Tensor) else value
+    out = _make(np.where(mask._data, np.asarray(fill, dtype=input._data.dtype), input._data))
+    if grad_on(input, value):
+        node = MaskedFillBackward1() if isinstance(value, Tensor) else MaskedFillBackward0()
+        node.save(mask=mask)
+        record(out, node, (input, value) if isinstance(value, Tensor) else (input,))
+    return out
 
 
 def nonzero(input, as_tuple=False):
