@@ -217,10 +217,7 @@ def _capture(node, grads, captures, captured, inputs, accumulate, needed):
 
 
 def _accumulate_into_input(t, grad):
-    """``backward(inputs=[...])`` accumulates into the given tensors, leaves or not."""
+    """``backward(inputs=[...])`` accumulates into a leaf here; a non-leaf input was made to retain its
+    grad (as PyTorch does), so the retain_grad step of ``_run_pre_hooks`` has already filled it."""
     if t._grad_fn is None:
         t._get_accumulator().apply([grad])
-    elif t._grad is None:
-        t._grad = grad if grad_mode.is_grad_enabled() else grad._detached_copy()
-    else:
-        t._grad = t._grad + grad

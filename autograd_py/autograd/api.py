@@ -33,11 +33,8 @@ def _make_grads(outputs, grads, allow_none=False):
                 raise RuntimeError(
                     f"Mismatch in shape: grad_output[{i}] has a shape of {Size(grad._data.shape)} and "
                     f"output[{i}] has a shape of {Size(out._data.shape)}.")
-            if out._data.dtype.kind != grad._data.dtype.kind and grad._data.dtype.kind not in "f":
-                raise TypeError(
-                    f"For complex Tensors, both grad_output and output are required to have the same dtype. "
-                    f"Mismatch in dtype: grad_output[{i}] has a dtype of {grad.dtype} and output[{i}] has a "
-                    f"dtype of {out.dtype}.")
+            if grad._data.dtype != out._data.dtype:
+                grad = grad._cast(out._data.dtype)  # the engine casts root gradients, as PyTorch's does
             result.append(grad)
         elif grad is None:
             if out._requires_grad:
@@ -92,9 +89,9 @@ def backward(tensors, grad_tensors=None, retain_graph=None, create_graph=False, 
         raise RuntimeError("`inputs` argument to `backward()` cannot be empty.")
     tensors = _as_tuple(tensors)
     grads = _as_tuple(grad_tensors) if grad_tensors is not None else (None,) * len(tensors)
+    grads = _make_grads(tensors, grads)  # pairs them up first: extra gradients are ignored, as in PyTorch
     if len(grads) != len(tensors):
         raise RuntimeError(f"got {len(tensors)} tensors and {len(grads)} gradients")
-    grads = _make_grads(tensors, grads)
     if retain_graph is None:
         retain_graph = create_graph
     _check_roots(tensors)
@@ -102,7 +99,8 @@ def backward(tensors, grad_tensors=None, retain_graph=None, create_graph=False, 
     if inputs is not None:
         for t in inputs:
             if not t._requires_grad:
-                raise RuntimeError("One of the differentiated Tensors does not require grad")
+                raise RuntimeError("can't retain_grad on Tensor that has requires_grad=False")
+            t.retain_grad()  # PyTorch makes non-leaf inputs retain their grad; the engine fills it
     if create_graph and (inputs is None or any(t._grad_fn is None for t in inputs)):
         warn_once(CREATE_GRAPH_WARNING)
     engine.run_backward(list(tensors), grads, retain_graph, create_graph, inputs=inputs, accumulate=True)
@@ -152,9 +150,9 @@ def grad(outputs, inputs, grad_outputs=None, retain_graph=None, create_graph=Fal
     if len(inputs) == 0:
         raise RuntimeError("`inputs` argument to `grad()` cannot be empty.")
     grads = _as_tuple(grad_outputs) if grad_outputs is not None else (None,) * len(outputs)
+    grads = _make_grads(outputs, grads)
     if len(grads) != len(outputs):
         raise RuntimeError(f"got {len(outputs)} tensors and {len(grads)} gradients")
-    grads = _make_grads(outputs, grads)
     if retain_graph is None:
         retain_graph = create_graph
     _check_roots(outputs)
