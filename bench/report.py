@@ -85,6 +85,21 @@ def _check(row_id, names, results, tolerance):
     return f"ok ×{len(errors)} (≤ {max(errors.values()):.0e})"
 
 
+def _gc_table(rows, names, results):
+    """Share of each timed batch spent in Python's cyclic garbage collector, when it matters anywhere."""
+    shares = {key: cell["gc_share"] for key, cell in results.items() if "gc_share" in cell}
+    if not any(v >= 0.01 for v in shares.values()):
+        return []
+    lines = ["Share of the time spent in Python's garbage collector: graphs with reference cycles are "
+             "only freed by it. (The objects created by importing the frameworks are frozen with "
+             "`gc.freeze()` first, so collections walk only what the workloads create.)", "",
+             "| Workload | " + " | ".join(names) + " |", "|" + "---|" * (len(names) + 1)]
+    for row_id, _workload, _label in rows:
+        cells = [f"{shares[row_id, n]:.0%}" if (row_id, n) in shares else "—" for n in names]
+        lines.append(f"| {row_id} | " + " | ".join(cells) + " |")
+    return lines + [""]
+
+
 def render(rows, names, results, versions, settings, tolerance):
     """The whole report as Markdown.
 
@@ -110,6 +125,7 @@ def render(rows, names, results, versions, settings, tolerance):
                   _verdict(row_id, results), _check(row_id, names, results, tolerance)]
         lines.append("| " + " | ".join(cells) + " |")
 
+    gc_lines = _gc_table(rows, names, results)
     installed = ", ".join(f"{n} {v}" if v else f"{n} (not installed)" for n, v in versions.items())
     mode = "QUICK smoke run (few short repeats; numbers are rough)" if settings["quick"] else "full run"
     out = [
@@ -125,6 +141,7 @@ def render(rows, names, results, versions, settings, tolerance):
     ] + lines + [""]
     if notes.reasons:
         out += [f"[{i}] {reason}  " for i, reason in enumerate(notes.reasons, 1)] + [""]
+    out += gc_lines
     out += [
         "W3 by VJPs: torch and autograd_py run one forward and 64 `autograd.grad(..., retain_graph=True)`; "
         "HIPS one `make_vjp` and 64 VJPs; MyGrad frees its graph in `backward()`, so it runs 64 forwards. "

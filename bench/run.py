@@ -18,6 +18,7 @@ for _var in ("OMP_NUM_THREADS", "MKL_NUM_THREADS", "OPENBLAS_NUM_THREADS", "VECL
     os.environ[_var] = "1"
 
 import argparse  # noqa: E402
+import gc  # noqa: E402
 import sys  # noqa: E402
 from pathlib import Path  # noqa: E402
 
@@ -72,22 +73,42 @@ def _first_line(exc):
     return f"{type(exc).__name__}: {text[0] if text else ''}".rstrip(": ")
 
 
-def run_cell(factory, data, expected, repeats, min_time, per):
-    """Checks, then times, one framework on one workload.
+def prepare_cell(factory, data, expected):
+    """Builds one framework's workload and checks its result once against the reference.
 
     Returns:
-        dict: ``seconds`` (median per unit) and ``error`` (vs the reference), or ``na`` (reason).
+        dict: ``run`` (the callable to time) and ``error``, or ``na`` (the reason it cannot run).
     """
     try:
         run, to_numpy = factory(data)
-        error = problems.max_error(to_numpy(run()), expected)
-        stats = timing.measure(run, repeats, min_time)
+        return {"run": run, "error": problems.max_error(to_numpy(run()), expected)}
     except problems.NotAvailable as exc:
         return {"na": str(exc)}
     except Exception as exc:  # a framework that fails on a workload is reported, not fatal
         return {"na": _first_line(exc)}
-    return {"seconds": stats["median"] / per, "spread": (stats["min"] / per, stats["max"] / per),
-            "calls": stats["calls"], "error": error}
+
+
+def run_row(workload, frameworks, factories_key, repeats, min_time):
+    """Checks, then times side by side, every framework on one table row.
+
+    Returns:
+        dict: framework name -> cell with ``seconds`` (median per unit; W1 per op), ``spread``,
+        ``calls`` and ``error``, or with ``na``.
+    """
+    data = problems.make_data(workload)
+    expected = problems.reference(workload, data)
+    per = data["n_ops"] if workload == "W1" else 1
+    cells = {}
+    for name, loaded in frameworks:
+        if isinstance(loaded, Exception):
+            cells[name] = {"na": f"not installed ({_first_line(loaded)})"}
+        else:
+            cells[name] = prepare_cell(loaded["workloads"][factories_key], data, expected)
+    timed = {name: cell.pop("run") for name, cell in cells.items() if "run" in cell}
+    for name, stats in timing.measure_interleaved(timed, repeats, min_time).items():
+        cells[name].update(seconds=stats["median"] / per, spread=(stats["min"] / per, stats["max"] / per),
+                           calls=stats["calls"], gc_share=stats["gc_share"])
+    return cells
 
 
 def main(argv=None):
@@ -99,16 +120,16 @@ def main(argv=None):
             frameworks.append((fw.name, fw.load()))
         except ImportError as exc:
             frameworks.append((fw.name, exc))
+    # Move every object the imports created (torch alone brings ~150k) out of the collector's
+    # reach: otherwise each full collection walks them all, ~75 ms here, which would charge
+    # torch's presence to the frameworks that create cyclic garbage. The garbage the workloads
+    # make is still collected, and timed.
+    gc.collect()
+    gc.freeze()
     results = {}
     for row_id, workload, _label in rows:
-        data = problems.make_data(workload)
-        expected = problems.reference(workload, data)
-        per = data["n_ops"] if workload == "W1" else 1
-        for name, loaded in frameworks:
-            if isinstance(loaded, Exception):
-                cell = {"na": f"not installed ({_first_line(loaded)})"}
-            else:
-                cell = run_cell(loaded["workloads"][row_id], data, expected, args.repeats, args.min_time, per)
+        cells = run_row(workload, frameworks, row_id, args.repeats, args.min_time)
+        for name, cell in cells.items():
             results[row_id, name] = cell
             shown = (timing.format_seconds(cell["seconds"]) if "seconds" in cell else "n/a: " + cell["na"])
             print(f"  {row_id:8} {name:12} {shown}", file=sys.stderr, flush=True)

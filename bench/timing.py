@@ -1,11 +1,15 @@
-"""Timing one callable: calibrated inner loops, median over repeats."""
+"""Timing callables side by side: calibrated inner loops, interleaved batches, medians."""
 import gc
 import statistics
 import time
 
 
-def measure(fn, repeats, min_time):
-    """Seconds per call of ``fn``: the median over ``repeats`` batches of calls.
+def measure_interleaved(fns, repeats, min_time):
+    """Seconds per call of each callable: the median over ``repeats`` batches of calls.
+
+    The callables take turns batch by batch (in a rotating order), so that a slow spell of the
+    machine, e.g. another process, lands on all of them alike rather than on whichever was
+    being timed then: the ratios between them stay meaningful on a shared machine.
 
     Each batch makes enough calls to last about ``min_time`` seconds, so the clock's resolution
     does not matter for fast workloads. The garbage collector stays enabled, as in real use
@@ -13,26 +17,65 @@ def measure(fn, repeats, min_time):
     batch does not pay for the garbage of another.
 
     Args:
-        fn (callable): takes no arguments; one call is one unit of work.
-        repeats (int): number of batches.
+        fns (dict): name -> callable taking no arguments; one call is one unit of work.
+        repeats (int): batches per callable.
         min_time (float): target duration of one batch, in seconds.
 
     Returns:
-        dict: ``median``, ``min`` and ``max`` seconds per call, ``calls`` per batch.
+        dict: name -> {``median``, ``min``, ``max`` seconds per call, ``calls`` per batch,
+        ``gc_share``: the fraction of the timed batches spent in the garbage collector}.
     """
-    start = time.perf_counter()
-    fn()
-    once = time.perf_counter() - start
-    calls = max(1, int(min_time / max(once, 1e-9)))
-    per_call = []
-    for _ in range(repeats):
-        gc.collect()
+    calls = {}
+    for name, fn in fns.items():
         start = time.perf_counter()
-        for _ in range(calls):
-            fn()
-        per_call.append((time.perf_counter() - start) / calls)
-    return {"median": statistics.median(per_call), "min": min(per_call), "max": max(per_call),
-            "calls": calls}
+        fn()
+        once = time.perf_counter() - start
+        calls[name] = max(1, int(min_time / max(once, 1e-9)))
+    per_call = {name: [] for name in fns}
+    total = {}
+    names = list(fns)
+    clock = _GcClock()
+    for r in range(repeats):
+        for name in names[r % len(names):] + names[:r % len(names)]:
+            fn, n = fns[name], calls[name]
+            gc.collect()
+            clock.start_batch(name)
+            start = time.perf_counter()
+            for _ in range(n):
+                fn()
+            elapsed = time.perf_counter() - start
+            clock.end_batch()
+            per_call[name].append(elapsed / n)
+            total[name] = total.get(name, 0.0) + elapsed
+    return {name: {"median": statistics.median(ts), "min": min(ts), "max": max(ts), "calls": calls[name],
+                   "gc_share": clock.seconds.get(name, 0.0) / total[name]}
+            for name, ts in per_call.items()}
+
+
+class _GcClock:
+    """Adds up, per callable, the time the garbage collector takes inside its timed batches."""
+
+    def __init__(self):
+        self.seconds = {}
+        self._name = None
+        self._start = None
+
+    def __call__(self, phase, info):
+        if self._name is None:
+            return
+        if phase == "start":
+            self._start = time.perf_counter()
+        elif self._start is not None:
+            self.seconds[self._name] = self.seconds.get(self._name, 0.0) + time.perf_counter() - self._start
+            self._start = None
+
+    def start_batch(self, name):
+        self._name = name
+        gc.callbacks.append(self)
+
+    def end_batch(self):
+        gc.callbacks.remove(self)
+        self._name = None
 
 
 def format_seconds(seconds):
