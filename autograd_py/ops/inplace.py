@@ -6,7 +6,7 @@ then writes the result into the tensor's storage. On a view, the base tensor get
 """
 from .. import grad_mode
 from ..node import Node, SavedTensor
-from .base import Tensor, _make, np
+from .base import Tensor, _make, grad_on, np, record
 
 LEAF_MESSAGE = "a leaf Variable that requires grad is being used in an in-place operation."
 VIEW_OF_LEAF_MESSAGE = "a view of a leaf Variable that requires grad is being used in an in-place operation."
@@ -89,9 +89,57 @@ def apply(t, fn, *others):
     if base_old is not None:
         node = CopySlices()
         node.shape, node.view_fn, node.np_view_fn = base._data.shape, t._view_fn, t._np_view_fn
-        from .base import record
         record(base, node, (base_old, t))
+    _refresh_views(base if base is not None else t)
     return t
+
+
+class AsStridedBackward0(Node):
+    """A view's history once its base was written in place: the view read back out of the base's
+    new history (PyTorch regenerates such stale views the same way)."""
+
+    supports_batched = False
+
+    def backward(self, grad):
+        return _embed_view(grad, self.shape, self.view_fn, self.np_view_fn)
+
+
+class AsStridedScatterBackward0(Node):
+    supports_batched = False
+
+    def backward(self, grad):
+        return self.view_fn(grad)
+
+
+def _embed_view(grad, shape, view_fn, np_view_fn):
+    """A zero tensor of the base's ``shape`` holding ``grad`` where the view reads from."""
+    data = np.zeros(shape, dtype=grad._data.dtype)
+    np_view_fn(data)[...] = grad._data
+    out = _make(data)
+    if grad_on(grad):
+        node = AsStridedScatterBackward0()
+        node.view_fn = view_fn
+        record(out, node, (grad,))
+    return out
+
+
+def _refresh_views(root):
+    """Points every live view of ``root`` at the root's current history, since the write may have
+    changed what the views read (the written view itself included, as in PyTorch)."""
+    views = root.__dict__.get("_views")
+    if not views:
+        return
+    live = []
+    for ref in views:
+        v = ref()
+        if v is None or v._base is not root:
+            continue
+        live.append(ref)
+        node = AsStridedBackward0()
+        node.shape, node.view_fn, node.np_view_fn = root._data.shape, v._view_fn, v._np_view_fn
+        record(v, node, (root,))
+        v._output_nr = 0
+    views[:] = live
 
 
 def _rebase(t, res):

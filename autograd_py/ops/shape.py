@@ -2,6 +2,8 @@
 
 ``sum_to`` is the single place where a broadcast gradient is summed back to an input's shape.
 """
+import weakref
+
 from ..node import Node
 from ..tensor import _wrap_dim
 from .base import Tensor, _make, as_view, batch_ndim, batched, grad_on, np, record, record_outputs
@@ -40,6 +42,14 @@ def _view_chain(out, base, fn, np_fn):
     else:
         out._view_fn = lambda t: fn(prev_fn(t))
         out._np_view_fn = lambda a: np_fn(prev_np(a))
+    # The root base remembers its views (weakly), so an in-place write can refresh their history.
+    root = out._base
+    views = root.__dict__.get("_views")
+    if views is None:
+        views = root._views = []
+    elif len(views) >= 64 and not len(views) & (len(views) - 1):
+        views[:] = [r for r in views if r() is not None]
+    views.append(weakref.ref(out))
     return out
 
 
