@@ -5,7 +5,7 @@ then writes the result into the tensor's storage. On a view, the base tensor get
 ``CopySlices`` node so that gradients of the base see the write, as in PyTorch.
 """
 from .. import grad_mode
-from ..node import Node, SavedTensor
+from ..node import Node, SavedTensor, _op_name
 from .base import Tensor, _make, grad_on, np, record
 
 LEAF_MESSAGE = "a leaf Variable that requires grad is being used in an in-place operation."
@@ -21,6 +21,12 @@ def check(t):
         raise RuntimeError(VIEW_OF_LEAF_MESSAGE)
     if t._requires_grad and t._grad_fn is None and base is None:
         raise RuntimeError(LEAF_MESSAGE)
+    if t._requires_grad and t.__dict__.get("_multi_view"):
+        raise RuntimeError(
+            f"Output {t._output_nr} of {_op_name(t._grad_fn)} is a view and is being modified inplace. This "
+            "view is the output of a function that returns multiple views. Such functions do not allow the "
+            "output views to be modified inplace. You should replace the inplace operation by an out-of-place "
+            "one.")
 
 
 def _snapshot(t):

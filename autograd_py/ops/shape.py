@@ -50,7 +50,23 @@ def _view_chain(out, base, fn, np_fn):
     elif len(views) >= 64 and not len(views) & (len(views) - 1):
         views[:] = [r for r in views if r() is not None]
     views.append(weakref.ref(out))
+    if base.__dict__.get("_multi_view"):
+        out._multi_view = True
     return out
+
+
+def _multi_views(input, keys):
+    """Views of ``input`` at basic-index ``keys``, as unbind/split return them: real views (writes
+    show in the base), marked so that in-place ops on them raise PyTorch's multiple-views error."""
+    from .indexing import getitem
+    outs = []
+    for key in keys:
+        key = key + (Ellipsis,)  # a 0-d view, not a scalar copy
+        out = _view_chain(_make(input._data[key]), input, lambda t, key=key: getitem(t, key),
+                          lambda a, key=key: a[key])
+        out._multi_view = True
+        outs.append(out)
+    return outs
 
 
 # ---------------------------------------------------------------------------- sum_to / expand
@@ -409,7 +425,7 @@ class UnbindBackward0(Node):
 
 def unbind(input, dim=0):
     d = _wrap_dim(dim, input._data.ndim)
-    outs = [as_view(_make(np.take(input._data, i, axis=d)), input) for i in range(input._data.shape[d])]
+    outs = _multi_views(input, [(slice(None),) * d + (i,) for i in range(input._data.shape[d])])
     if grad_on(input):
         node = UnbindBackward0()
         node.dim, node.dtype = d - input._data.ndim, input._data.dtype
@@ -427,6 +443,10 @@ class SplitBackward0(Node):
         return cat(filled, self.dim)
 
 
+class SplitWithSizesBackward0(SplitBackward0):
+    pass
+
+
 def split(input, split_size_or_sections, dim=0):
     d = _wrap_dim(dim, input._data.ndim)
     n = input._data.shape[d]
@@ -438,13 +458,13 @@ def split(input, split_size_or_sections, dim=0):
         if sum(sizes) != n:
             raise RuntimeError(f"split_with_sizes expects split_sizes to sum exactly to {n} (input tensor's "
                                f"size at dimension {d}), but got split_sizes={sizes}")
-    outs, start = [], 0
+    keys, start = [], 0
     for s in sizes:
-        index = (slice(None),) * d + (slice(start, start + s),)
-        outs.append(as_view(_make(input._data[index]), input))
+        keys.append((slice(None),) * d + (slice(start, start + s),))
         start += s
+    outs = _multi_views(input, keys)
     if grad_on(input):
-        node = SplitBackward0()
+        node = SplitBackward0() if isinstance(split_size_or_sections, int) else SplitWithSizesBackward0()
         node.dim, node.dtype = d - input._data.ndim, input._data.dtype
         node.shapes = [o._data.shape for o in outs]
         record_outputs(outs, node, (input,))
