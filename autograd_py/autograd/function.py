@@ -1,5 +1,6 @@
 """``torch.autograd.Function``: user-defined ops with their own forward and backward."""
 import functools
+import warnings
 
 import numpy as np
 
@@ -107,7 +108,9 @@ class Function(metaclass=FunctionMeta):
     """
 
     def __init__(self, *args, **kwargs):
-        pass
+        warnings.warn(f"{self.__class__} should not be instantiated. Methods on autograd functions are all static, "
+                      "so you should invoke them on the class itself. Instantiating an autograd function will "
+                      "raise an error in a future version of PyTorch.", DeprecationWarning, stacklevel=2)
 
     def __call__(self, *args, **kwargs):
         raise RuntimeError("Legacy autograd function with non-static forward method is deprecated. Please use "
