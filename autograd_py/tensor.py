@@ -117,6 +117,11 @@ class Tensor:
         return self._grad_fn is None
 
     @property
+    def output_nr(self):
+        """Which output of its ``grad_fn`` this tensor is (0 for most ops; i for ``unbind(...)[i]``)."""
+        return self._output_nr
+
+    @property
     def retains_grad(self):
         return self._retains_grad
 
