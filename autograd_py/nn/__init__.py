@@ -1,0 +1,18 @@
+"""``torch.nn``: modules, parameters, ``functional``, ``init`` and ``utils``.
+
+Example::
+
+    >>> model = nn.Sequential(nn.Linear(2, 4), nn.ReLU(), nn.Linear(4, 1))
+    >>> loss = nn.MSELoss()(model(torch.ones(3, 2)), torch.zeros(3, 1))
+    >>> loss.backward()
+"""
+from . import functional, init, parameter, utils
+from .modules import (BCELoss, BCEWithLogitsLoss, CrossEntropyLoss, Dropout, ELU, Flatten, GELU, Identity, L1Loss,
+                      LeakyReLU, Linear, LogSoftmax, Module, ModuleDict, ModuleList, MSELoss, NLLLoss, ReLU,
+                      Sequential, SiLU, Sigmoid, SmoothL1Loss, Softmax, Softplus, Tanh)
+from .parameter import Parameter
+
+__all__ = ["Parameter", "functional", "init", "utils", "Module", "Sequential", "ModuleList", "ModuleDict",
+           "Linear", "Identity", "Flatten", "ReLU", "LeakyReLU", "ELU", "GELU", "SiLU", "Softplus", "Sigmoid",
+           "Tanh", "Softmax", "LogSoftmax", "Dropout", "MSELoss", "L1Loss", "SmoothL1Loss", "CrossEntropyLoss",
+           "NLLLoss", "BCELoss", "BCEWithLogitsLoss"]

@@ -1,0 +1,221 @@
+"""Activation primitives that PyTorch gives a dedicated backward (so ``grad_fn`` shows it).
+
+Each backward is written in Tensor ops, so ``create_graph=True`` differentiates it again.
+"""
+import math
+
+from ..node import Node
+from ..ops import inplace
+from ..ops.base import _make, float_data, grad_on, np, record
+from ..ops.pointwise import exp, sigmoid, tanh, where
+
+_SQRT_2 = math.sqrt(2.0)
+_SQRT_2_OVER_PI = math.sqrt(2.0 / math.pi)
+_INV_SQRT_2PI = 1.0 / math.sqrt(2.0 * math.pi)
+_np_erf = np.frompyfunc(math.erf, 1, 1)
+
+
+# ---------------------------------------------------------------------------- leaky_relu
+class LeakyReluBackward0(Node):
+    def backward(self, grad):
+        x = self.saved("self")
+        return where(x > 0, grad, grad * self.negative_slope)
+
+
+class LeakyReluBackward1(Node):
+    """The in-place form saves its result; the sign of the result is the sign of the input."""
+
+    def backward(self, grad):
+        y = self.saved("result")
+        return where(y > 0, grad, grad * self.negative_slope)
+
+
+def _np_leaky_relu(d, slope):
+    return np.where(d > 0, d, d * np.asarray(slope, dtype=d.dtype))
+
+
+def leaky_relu(input, negative_slope=0.01):
+    data = float_data(input)
+    out = _make(_np_leaky_relu(data, negative_slope))
+    if grad_on(input):
+        node = LeakyReluBackward0()
+        node.negative_slope = negative_slope
+        node.save(self=input)
+        record(out, node, (input,))
+    return out
+
+
+def leaky_relu_(input, negative_slope=0.01):
+    def op(old):
+        out = _make(_np_leaky_relu(old._data, negative_slope))
+        if grad_on(old):
+            node = LeakyReluBackward1()
+            node.negative_slope = negative_slope
+            node.save_output(result=out)
+            record(out, node, (old,))
+        return out
+    return inplace.apply(input, op)
+
+
+# ---------------------------------------------------------------------------- elu
+class EluBackward0(Node):
+    def backward(self, grad):
+        x = self.saved("self")
+        return where(x > 0, grad, grad * (exp(x) * self.alpha))
+
+
+def elu(input, alpha=1.0):
+    data = float_data(input)
+    value = np.where(data > 0, data, np.expm1(data) * np.asarray(alpha, dtype=data.dtype))
+    out = _make(value.astype(data.dtype, copy=False))
+    if grad_on(input):
+        node = EluBackward0()
+        node.alpha = alpha
+        node.save(self=input)
+        record(out, node, (input,))
+    return out
+
+
+# ---------------------------------------------------------------------------- gelu
+class ErfBackward0(Node):
+    def backward(self, grad):
+        x = self.saved("self")
+        return grad * (exp(-(x * x)) * (2.0 / math.sqrt(math.pi)))
+
+
+def erf(input):
+    """The error function, elementwise (GELU's backward needs it as a differentiable op)."""
+    data = float_data(input)
+    out = _make(_np_erf(data.astype(np.float64)).astype(data.dtype))
+    if grad_on(input):
+        node = ErfBackward0()
+        node.save(self=input)
+        record(out, node, (input,))
+    return out
+
+
+class GeluBackward0(Node):
+    def backward(self, grad):
+        x = self.saved("self")
+        if self.approximate == "tanh":
+            inner = (x + x * x * x * 0.044715) * _SQRT_2_OVER_PI
+            t = tanh(inner)
+            d_inner = (x * x * (3 * 0.044715) + 1) * _SQRT_2_OVER_PI
+            return grad * ((t + 1) * 0.5 + x * 0.5 * (1 - t * t) * d_inner)
+        cdf = (erf(x * (1 / _SQRT_2)) + 1) * 0.5
+        pdf = exp(x * x * -0.5) * _INV_SQRT_2PI
+        return grad * (cdf + x * pdf)
+
+
+def gelu(input, approximate="none"):
+    """``x * Phi(x)``, ``Phi`` the standard normal CDF, or its tanh approximation (``grad_fn=<GeluBackward0>``).
+
+    Args:
+        input (Tensor): the input.
+        approximate (str, optional): ``'none'`` (default, exact erf) or ``'tanh'``.
+
+    Example::
+
+        >>> F.gelu(torch.tensor([-1., 0., 1.]))
+        tensor([-0.1587,  0.0000,  0.8413])
+    """
+    if approximate not in ("none", "tanh"):
+        raise RuntimeError("approximate argument must be either none or tanh.")
+    data = float_data(input)
+    wide = data.astype(np.float64)
+    if approximate == "tanh":
+        value = 0.5 * wide * (1 + np.tanh(_SQRT_2_OVER_PI * (wide + 0.044715 * wide ** 3)))
+    else:
+        value = 0.5 * wide * (1 + _np_erf(wide / _SQRT_2).astype(np.float64))
+    out = _make(value.astype(data.dtype))
+    if grad_on(input):
+        node = GeluBackward0()
+        node.approximate = approximate
+        node.save(self=input)
+        record(out, node, (input,))
+    return out
+
+
+# ---------------------------------------------------------------------------- silu / softplus
+class SiluBackward0(Node):
+    def backward(self, grad):
+        x = self.saved("self")
+        s = sigmoid(x)
+        return grad * (s * (x * (1 - s) + 1))
+
+
+def silu(input):
+    data = float_data(input)
+    out = _make(data * sigmoid(_make(data))._data)
+    if grad_on(input):
+        node = SiluBackward0()
+        node.save(self=input)
+        record(out, node, (input,))
+    return out
+
+
+class SoftplusBackward0(Node):
+    def backward(self, grad):
+        x = self.saved("self")
+        bx = x * self.beta
+        return where(bx > self.threshold, grad, grad * sigmoid(bx))
+
+
+def softplus(input, beta=1.0, threshold=20.0):
+    """``log(1 + exp(beta * x)) / beta``, and ``x`` itself where ``beta * x > threshold``
+    (``grad_fn=<SoftplusBackward0>``).
+
+    Example::
+
+        >>> F.softplus(torch.tensor([0., 30.]))
+        tensor([ 0.6931, 30.0000])
+    """
+    data = float_data(input)
+    bx = data * np.asarray(beta, dtype=data.dtype)
+    # log1p(exp(z)) computed as max(z, 0) + log1p(exp(-|z|)) so that exp never overflows.
+    smooth = (np.maximum(bx, 0) + np.log1p(np.exp(-np.abs(bx)))) / np.asarray(beta, dtype=data.dtype)
+    out = _make(np.where(bx > threshold, data, smooth).astype(data.dtype, copy=False))
+    if grad_on(input):
+        node = SoftplusBackward0()
+        node.beta, node.threshold = beta, threshold
+        node.save(self=input)
+        record(out, node, (input,))
+    return out
+
+
+# ---------------------------------------------------------------------------- constant padding
+class ConstantPadNdBackward0(Node):
+    def backward(self, grad):
+        return constant_pad_nd(grad, [-p for p in self.pad], 0.0)
+
+
+def constant_pad_nd(input, pad, value=0.0):
+    """Pads (or, for negative amounts, crops) the last ``len(pad) // 2`` dims of ``input``.
+
+    ``pad`` lists (left, right) amounts starting from the last dimension, as ``F.pad`` takes them.
+    """
+    pad = [int(p) for p in pad]
+    nd = input._data.ndim
+    if len(pad) % 2:
+        raise RuntimeError("Padding length must be divisible by 2")
+    if len(pad) // 2 > nd:
+        raise RuntimeError("Padding length should be less than or equal to two times the input dimension "
+                           f"but got padding length {len(pad)} and input of dimension {nd}")
+    data = input._data
+    widths = [(0, 0)] * nd
+    crop = [slice(None)] * nd
+    for i in range(len(pad) // 2):
+        d = nd - 1 - i
+        left, right = pad[2 * i], pad[2 * i + 1]
+        size = data.shape[d]
+        if size + min(left, 0) + min(right, 0) < 0:
+            raise RuntimeError("narrow(): length must be non-negative.")
+        widths[d] = (max(left, 0), max(right, 0))
+        crop[d] = slice(-min(left, 0), size + min(right, 0))
+    cropped = data[tuple(crop)]
+    out = _make(np.pad(cropped, widths, mode="constant", constant_values=value))
+    if grad_on(input):
+        node = ConstantPadNdBackward0()
+        node.pad = pad
+        record(out, node, (input,))
+    return out

@@ -1,0 +1,240 @@
+"""Loss primitives that PyTorch gives a dedicated backward: mse, nll, binary cross entropy.
+
+``reduction`` is an int here, as in ATen: 0 = 'none', 1 = 'mean', 2 = 'sum'. Backward formulas
+follow PyTorch's (derivatives.yaml) and are written in Tensor ops so they can be differentiated.
+"""
+from .. import dtypes
+from ..node import Node
+from ..ops.base import _make, grad_on, np, record, result_np_dtype
+from ..ops.pointwise import abs, clamp, exp, log, log1p, relu, sigmoid, sign, where
+from ..ops.shape import unsqueeze
+
+NONE, MEAN, SUM = 0, 1, 2
+BCE_EPSILON = float(np.float32(1e-12))  # a float constant in ATen's kernel
+
+
+def _sum_np(values):
+    """A float32 sum accumulated in float64: correctly rounded, like PyTorch's cascade sum on small inputs."""
+    wide = np.float64 if values.dtype.itemsize < 8 else values.dtype
+    return np.asarray(np.sum(values, dtype=wide), dtype=values.dtype)
+
+
+def _reduce_np(loss, reduction):
+    if reduction == NONE:
+        return loss
+    total = _sum_np(loss)
+    # 'mean' is sum().div_(numel) in PyTorch: the division happens in the loss's dtype.
+    return np.asarray(total / loss.dtype.type(loss.size), dtype=loss.dtype) if reduction == MEAN else total
+
+
+def _scale(node, g, numel):
+    return g / numel if node.reduction == MEAN else g
+
+
+def _type_name(np_dtype):
+    return dtypes.from_numpy_dtype(np.dtype(np_dtype)).legacy_name[:-6]
+
+
+# ---------------------------------------------------------------------------- mse
+class MseLossBackward0(Node):
+    def backward(self, grad):
+        x, t = self.saved("self"), self.saved("target")
+        g = _scale(self, (x - t) * 2 * grad, self.numel)
+        gi = g if self.next_functions[0][0] is not None else None
+        gt = -g if self.next_functions[1][0] is not None else None
+        return gi, gt
+
+
+def mse_loss(input, target, reduction):
+    """``(input - target) ** 2``, reduced; ``input`` and ``target`` have the same shape here."""
+    dt = result_np_dtype(input, target)
+    diff = input._data.astype(dt, copy=False) - target._data.astype(dt, copy=False)
+    out = _make(_reduce_np(diff * diff, reduction))
+    if grad_on(input, target):
+        node = MseLossBackward0()
+        node.reduction, node.numel = reduction, diff.size
+        node.save(self=input, target=target)
+        record(out, node, (input, target))
+    return out
+
+
+# ---------------------------------------------------------------------------- smooth l1
+class SmoothL1LossBackward0(Node):
+    def backward(self, grad):
+        x, t = self.saved("self"), self.saved("target")
+        d = x - t
+        slope = where(abs(d) < self.beta, d / self.beta, sign(d))
+        g = _scale(self, slope * grad, self.numel)
+        gi = g if self.next_functions[0][0] is not None else None
+        gt = -g if self.next_functions[1][0] is not None else None
+        return gi, gt
+
+
+def smooth_l1_loss(input, target, reduction, beta):
+    """``0.5 d**2 / beta`` where ``|d| < beta``, else ``|d| - 0.5 beta`` (``d = input - target``)."""
+    dt = result_np_dtype(input, target)
+    d = np.abs(input._data.astype(dt, copy=False) - target._data.astype(dt, copy=False))
+    b = np.asarray(beta, dtype=dt)
+    loss = np.where(d < b, np.asarray(0.5, dtype=dt) * d * d / b, d - np.asarray(0.5, dtype=dt) * b)
+    out = _make(_reduce_np(loss.astype(dt, copy=False), reduction))
+    if grad_on(input, target):
+        node = SmoothL1LossBackward0()
+        node.reduction, node.numel, node.beta = reduction, d.size, beta
+        node.save(self=input, target=target)
+        record(out, node, (input, target))
+    return out
+
+
+# ---------------------------------------------------------------------------- nll
+class NllLossBackward0(Node):
+    def backward(self, grad):
+        coef = self.saved("coef")
+        if self.reduction == NONE and coef._data.ndim > 1:
+            grad = unsqueeze(grad, 1)  # one loss per sample: spread it over the class dim
+        return grad * coef
+
+
+class NllLoss2DBackward0(NllLossBackward0):
+    pass
+
+
+def nll_loss(input, target, weight, reduction, ignore_index, node_cls=NllLossBackward0):
+    """Negative log likelihood of ``target`` classes in ``input`` of shape (N, C, ...) or (C,).
+
+    Targets equal to ``ignore_index`` contribute nothing, not even to the mean's denominator.
+    """
+    x = input._data
+    batchless = x.ndim == 1
+    x2 = x[None] if batchless else x
+    t2 = target._data.astype(np.int64).reshape((1,) if batchless else target._data.shape)
+    n_classes = x2.shape[1]
+    valid = t2 != ignore_index
+    bad = valid & ((t2 < 0) | (t2 >= n_classes))
+    if bad.any():
+        raise IndexError(f"Target {int(t2[bad].reshape(-1)[0])} is out of bounds.")
+    safe = np.where(valid, t2, 0)
+    w = weight._data.astype(x.dtype) if weight is not None else np.ones(n_classes, dtype=x.dtype)
+    per_sample_w = np.where(valid, w[safe], 0).astype(x.dtype)
+    picked = np.take_along_axis(x2, safe[:, None], axis=1)[:, 0]
+    losses = -picked * per_sample_w
+    if reduction == NONE:
+        value = losses.reshape(target._data.shape) if not batchless else losses.reshape(())
+        scale = per_sample_w
+    else:
+        total = _sum_np(losses)
+        if reduction == MEAN:
+            total_weight = _sum_np(per_sample_w)
+            with np.errstate(invalid="ignore", divide="ignore"):
+                value = np.asarray(total / total_weight, dtype=x.dtype)
+                scale = np.where(valid, per_sample_w / total_weight, 0)
+        else:
+            value, scale = np.asarray(total, dtype=x.dtype), per_sample_w
+    out = _make(value)
+    if grad_on(input):
+        # d loss / d input: -w[t] (over the total weight for 'mean') at each target, 0 elsewhere.
+        coef = np.zeros_like(x2)
+        np.put_along_axis(coef, safe[:, None], -scale.astype(x.dtype)[:, None], axis=1)
+        node = node_cls()
+        node.reduction = reduction
+        node.save(coef=_make(coef[0] if batchless else coef))
+        record(out, node, (input,))
+    return out
+
+
+# ---------------------------------------------------------------------------- binary cross entropy
+class BinaryCrossEntropyBackward0(Node):
+    def backward(self, grad):
+        x, t, w = self.saved("self"), self.saved("target"), self.saved("weight")
+        gi = gt = None
+        if self.next_functions[0][0] is not None:
+            gi = (x - t) / clamp((1 - x) * x, min=BCE_EPSILON) * grad
+            gi = _scale(self, gi * w if w is not None else gi, self.numel)
+        if self.next_functions[1][0] is not None:
+            gt = -log(x / (1 - x)) * grad
+            gt = _scale(self, gt * w if w is not None else gt, self.numel)
+        return gi, gt
+
+
+def binary_cross_entropy(input, target, weight, reduction):
+    x, t = input._data, target._data
+    if not np.all((x >= 0) & (x <= 1)):
+        raise RuntimeError("all elements of input should be between 0 and 1")
+    with np.errstate(divide="ignore"):
+        # PyTorch clamps each log at -100 so that a confident wrong answer costs 100, not inf.
+        log_x = np.maximum(np.log(x), -100)
+        log_1mx = np.maximum(np.log(1 - x), -100)
+    loss = ((t - 1) * log_1mx - t * log_x).astype(x.dtype, copy=False)
+    if weight is not None:
+        loss = loss * weight._data
+    out = _make(_reduce_np(loss, reduction))
+    if grad_on(input, target):
+        node = BinaryCrossEntropyBackward0()
+        node.reduction, node.numel = reduction, x.size
+        node.save(self=input, target=target, weight=weight)
+        record(out, node, (input, target))
+    return out
+
+
+def _log_sigmoid(x):
+    return -(log1p(exp(-abs(x))) + relu(-x))
+
+
+class BinaryCrossEntropyWithLogitsBackward0(Node):
+    def backward(self, grad):
+        x, t = self.saved("self"), self.saved("target")
+        w, pw = self.saved("weight"), self.saved("pos_weight")
+        gi = gt = None
+        if self.next_functions[0][0] is not None:
+            if pw is not None:
+                pt = pw * t
+                gi = (pt + 1 - t) * sigmoid(x) - pt
+            else:
+                gi = sigmoid(x) - t
+            gi = gi * grad
+            gi = _scale(self, gi * w if w is not None else gi, self.numel)
+        if self.next_functions[1][0] is not None:
+            if pw is not None:
+                gt = (_log_sigmoid(-x) - _log_sigmoid(x) * pw) * grad
+            else:
+                gt = -x * grad
+            gt = _scale(self, gt * w if w is not None else gt, self.numel)
+        return gi, gt
+
+
+def binary_cross_entropy_with_logits(input, target, weight, pos_weight, reduction):
+    if target._data.dtype.kind in "biu":
+        raise RuntimeError(f"result type {_type_name(input._data.dtype)} can't be cast to the desired "
+                           f"output type {_type_name(target._data.dtype)}")
+    dt = result_np_dtype(input, target)
+    x, t = input._data.astype(dt, copy=False), target._data.astype(dt, copy=False)
+    # log(sigmoid(x)) = min(x, 0) - log1p(exp(-|x|)), stable for large |x|.
+    log_sig = np.minimum(x, 0) - np.log1p(np.exp(-np.abs(x)))
+    if pos_weight is not None:
+        log_sig = log_sig * ((pos_weight._data - 1) * t + 1)
+    loss = (1 - t) * x - log_sig
+    if weight is not None:
+        loss = loss * weight._data
+    out = _make(_reduce_np(np.asarray(loss, dtype=np.result_type(loss.dtype, dt)), reduction))
+    if grad_on(input, target):
+        node = BinaryCrossEntropyWithLogitsBackward0()
+        node.reduction, node.numel = reduction, x.size
+        node.save(self=input, target=target, weight=weight, pos_weight=pos_weight)
+        record(out, node, (input, target))
+    return out
+
+
+# ---------------------------------------------------------------------------- division by a number
+class DivBackward1(Node):
+    """Backward of ``tensor / number`` as ATen's composite losses call it (``div.Scalar``)."""
+
+    def backward(self, grad):
+        return grad / self.other
+
+
+def div_scalar(input, other):
+    out = _make(np.asarray(input._data / np.asarray(other, dtype=input._data.dtype), dtype=input._data.dtype))
+    if grad_on(input):
+        node = DivBackward1()
+        node.other = other
+        record(out, node, (input,))
+    return out

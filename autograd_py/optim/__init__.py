@@ -1,0 +1,6 @@
+"""``torch.optim``: optimizers that update parameters from their ``.grad``."""
+from .adam import Adam, AdamW
+from .optimizer import Optimizer
+from .sgd import SGD
+
+__all__ = ["Optimizer", "SGD", "Adam", "AdamW"]
