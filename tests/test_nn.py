@@ -284,7 +284,8 @@ LOSS_ERRORS = [  # all messages as PyTorch 2.13 raises them
     (lambda: F.mse_loss(ag.ones(2, 3), ag.zeros(2, 3), reduction="avg"), ValueError,
      "avg is not a valid value for reduction"),
     (lambda: F.one_hot(ag.tensor([0, 5]), 3), RuntimeError, "Class values must be smaller than num_classes."),
-    (lambda: F.one_hot(ag.tensor([0.0])), RuntimeError, "one_hot is only applicable to index tensor of type LongTensor."),
+    (lambda: F.one_hot(ag.tensor([0.0])), RuntimeError,
+     "one_hot is only applicable to index tensor of type LongTensor."),
     (lambda: F.dropout(ag.ones(2), 1.5), ValueError, "dropout probability has to be between 0 and 1, but got 1.5"),
     (lambda: F.pad(ag.ones(2, 3), (1,)), RuntimeError, "Padding length must be divisible by 2"),
     (lambda: nn.Linear(3, 4)(ag.ones(2, 5)), RuntimeError,
@@ -401,7 +402,8 @@ def test_module_registration_order_and_traversal():
     shared = nn.Sequential(net.fc1, net.fc1)
     assert len(list(shared.parameters())) == 2
     visited = []
-    nn.Sequential(nn.Linear(1, 1), nn.Sequential(nn.ReLU(), nn.Tanh())).apply(lambda m: visited.append(type(m).__name__))
+    tree = nn.Sequential(nn.Linear(1, 1), nn.Sequential(nn.ReLU(), nn.Tanh()))
+    tree.apply(lambda m: visited.append(type(m).__name__))
     assert visited == ["Linear", "ReLU", "Tanh", "Sequential", "Sequential"]
 
 
@@ -711,6 +713,65 @@ def test_step_runs_closure_with_grad_enabled_and_updates_in_place():
     with ag.no_grad():
         loss = opt.step(closure)
     assert loss.detach().item() == 2.0 and w.tolist() == [0.0, 0.0] and w._version > version and w.is_leaf
+
+
+SCHEDULES = [  # PyTorch 2.13: get_last_lr() after each of the first steps (initial lr 0.1)
+    (lambda o: optim.lr_scheduler.StepLR(o, step_size=3, gamma=0.5),
+     [0.1, 0.1, 0.05, 0.05, 0.05, 0.025, 0.025, 0.025, 0.0125]),
+    (lambda o: optim.lr_scheduler.MultiStepLR(o, milestones=[2, 5, 5], gamma=0.1),
+     [0.1, 0.01, 0.01, 0.01, 0.0001, 0.0001]),
+    (lambda o: optim.lr_scheduler.ExponentialLR(o, gamma=0.9), [0.09, 0.081, 0.0729, 0.06561]),
+    (lambda o: optim.lr_scheduler.LambdaLR(o, lambda e: 1 / (e + 1)), [0.05, 0.0333333333, 0.025, 0.02]),
+    (lambda o: optim.lr_scheduler.CosineAnnealingLR(o, T_max=4, eta_min=0.01),
+     [0.0868198052, 0.055, 0.0231801948, 0.01, 0.0231801948, 0.055, 0.0868198052, 0.1, 0.0868198052]),
+]
+
+
+@pytest.mark.parametrize("make, lrs", SCHEDULES, ids=["step", "multistep", "exponential", "lambda", "cosine"])
+def test_lr_schedulers_match_pytorch(make, lrs):
+    w = nn.Parameter(ag.ones(1))
+    opt = optim.SGD([w], lr=0.1, momentum=0.9)
+    sched = make(opt)
+    seen = []
+    for _ in lrs:
+        opt.step()
+        sched.step()
+        seen.append(sched.get_last_lr()[0])
+    close(seen, lrs, rtol=0, atol=1e-10)  # recorded to 10 decimals
+    assert opt.param_groups[0]["lr"] == seen[-1] and opt.param_groups[0]["initial_lr"] == 0.1
+
+
+def test_lr_scheduler_warns_when_stepped_before_the_optimizer():
+    sched = optim.lr_scheduler.StepLR(optim.SGD([nn.Parameter(ag.ones(1))], lr=0.1), 2)
+    with pytest.warns(UserWarning, match=re_escape("Detected call of `lr_scheduler.step()` before `optimizer.step()`")):
+        sched.step()
+
+
+def test_embedding_lookup_gradient_and_padding():
+    emb = nn.Embedding(10, 3)
+    assert repr(emb) == "Embedding(10, 3)"
+    assert repr(nn.Embedding(10, 3, padding_idx=-1)) == "Embedding(10, 3, padding_idx=9)"
+    table = np.arange(30.0).reshape(10, 3) / 10
+    with ag.no_grad():
+        emb.weight.copy_(ag.tensor(table))
+    idx = np.array([[1, 2], [1, 9]])
+    out = emb(ag.tensor(idx))
+    assert out.grad_fn.name() == "EmbeddingBackward0" and out.shape == (2, 2, 3)
+    close(out, table[idx])
+    upstream = np.arange(12.0).reshape(2, 2, 3)
+    (out * ag.tensor(upstream)).sum().backward()
+    expected = np.zeros((10, 3))
+    np.add.at(expected, idx.ravel(), upstream.reshape(-1, 3))
+    close(emb.weight.grad, expected)
+    padded = nn.Embedding(4, 2, padding_idx=0)
+    assert padded.weight[0].tolist() == [0.0, 0.0]
+    padded(ag.tensor([0, 0, 1])).sum().backward()
+    assert padded.weight.grad.tolist() == [[0.0, 0.0], [1.0, 1.0], [0.0, 0.0], [0.0, 0.0]]
+    with pytest.raises(IndexError, match="index out of range in self"):
+        emb(ag.tensor([10]))
+    with pytest.raises(RuntimeError, match="Expected tensor for argument #1 'indices' to have one of the following "
+                                           "scalar types: Long, Int; but got torch.FloatTensor instead"):
+        emb(ag.tensor([1.0]))
 
 
 def test_torch_alias_paths_import():

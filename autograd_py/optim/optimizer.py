@@ -124,6 +124,7 @@ class Optimizer:
 
     def step(self, closure=None):
         """Performs one update. ``closure`` (optional) re-evaluates the model and returns the loss."""
+        self._opt_called = True  # lets an lr scheduler check that step() came first
         loss = None
         if closure is not None:
             with grad_mode.enable_grad():
