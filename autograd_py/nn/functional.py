@@ -108,14 +108,14 @@ def softmax(input, dim=None, _stacklevel=3, dtype=None):
         tensor([0.0900, 0.2447, 0.6652])
     """
     if dim is None:
-        dim = _get_softmax_dim("softmax", input.dim(), _stacklevel + 1)
+        dim = _get_softmax_dim("softmax", input.dim(), _stacklevel)
     return _R.softmax(input, dim, dtype=dtype)
 
 
 def log_softmax(input, dim=None, _stacklevel=3, dtype=None):
     """``log(softmax(x))`` computed stably (``grad_fn=<LogSoftmaxBackward0>``)."""
     if dim is None:
-        dim = _get_softmax_dim("log_softmax", input.dim(), _stacklevel + 1)
+        dim = _get_softmax_dim("log_softmax", input.dim(), _stacklevel)
     return _R.log_softmax(input, dim, dtype=dtype)
 
 

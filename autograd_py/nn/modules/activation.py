@@ -112,7 +112,7 @@ class Softmax(Module):
         self.dim = dim
 
     def forward(self, input):
-        return F.softmax(input, self.dim, _stacklevel=4)
+        return F.softmax(input, self.dim, _stacklevel=5)
 
     def extra_repr(self):
         return f"dim={self.dim}"
@@ -126,7 +126,7 @@ class LogSoftmax(Module):
         self.dim = dim
 
     def forward(self, input):
-        return F.log_softmax(input, self.dim, _stacklevel=4)
+        return F.log_softmax(input, self.dim, _stacklevel=5)
 
     def extra_repr(self):
         return f"dim={self.dim}"
