@@ -157,6 +157,11 @@ def matmul(input, other):
         return squeeze(mm(unsqueeze(input, 0), other), [0])
     if da == 2 and db == 2:
         return mm(input, other)
+    if da >= 3 and db <= 2 and (other._requires_grad or _leading_dims_contiguous(input._data)):
+        # Fold the batch into the rows and run one mm/mv, as PyTorch does (a linear layer's forward).
+        folded = reshape(input, (-1, input._data.shape[-1]))
+        out = mm(folded, other) if db == 2 else mv(folded, other)
+        return _unsafe_view(out, input._data.shape[:-1] + other._data.shape[1:])
     a = unsqueeze(input, 0) if da == 1 else input
     b = unsqueeze(other, -1) if db == 1 else other
     if a._data.shape[-1] != b._data.shape[-2]:
@@ -164,12 +169,18 @@ def matmul(input, other):
                            f"[{a._data.shape[0]}, {a._data.shape[-1]}] but got: [{b._data.shape[0]}, "
                            f"{b._data.shape[-2]}].")
     out = matmul_batched(a, b)
-    out = _unsafe_view(out, out._data.shape)
-    if da == 1:
-        out = squeeze(out, [-2])
     if db == 1:
-        out = squeeze(out, [-1])
-    return out
+        out = squeeze(out, -1)
+    # One _unsafe_view on top, which also drops the row dim a 1-D input was given.
+    shape = (np.broadcast_shapes(a._data.shape[:-2], b._data.shape[:-2])
+             + (input._data.shape[-2:-1] if da > 1 else ()) + (other._data.shape[-1:] if db > 1 else ()))
+    return _unsafe_view(out, shape)
+
+
+def _leading_dims_contiguous(data):
+    """True when ``data`` can be viewed as (-1, last dim) without a copy."""
+    strides = [s // data.itemsize for s in data.strides]
+    return data.size == 0 or all(strides[i] == strides[i + 1] * data.shape[i + 1] for i in range(data.ndim - 2))
 
 
 class UnsafeViewBackward0(Node):
