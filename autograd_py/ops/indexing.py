@@ -139,7 +139,8 @@ def getitem(input, key):
         return slice_dim(input, 0, key.start, key.stop, key.step)
     key = _normalise(key)
     if any(_is_advanced(k) for k in key):
-        return _read(input, key)
+        basic, advanced = _split_key(input, key)
+        return _read(input if basic is None else getitem(input, basic), advanced)
     if key == (Ellipsis,):
         out = _view_chain(_make(input._data[...]), input, lambda x: x, lambda a: a)
         if grad_on(input):
@@ -209,8 +210,45 @@ def setitem(input, key, value):
     if not isinstance(value, Tensor):
         value = _make(np.asarray(value, dtype=input._data.dtype))
     if any(_is_advanced(k) for k in key):
-        return inplace.apply(input, lambda t: index_put(t, key, value), value)
+        basic, advanced = _split_key(input, key)
+        target = input if basic is None else getitem(input, basic)
+        return inplace.apply(target, lambda t: index_put(t, advanced, value), value)
     inplace.copy_(getitem(input, key), value)
+
+
+def _split_key(input, key):
+    """Splits a key with advanced items the way PyTorch applies it: first the basic items (ints,
+    slices, None, ...) as views, then the index arrays on what is left. So ``x[0, :, [0, 1]]`` has
+    shape ``(4, 2)`` for x of shape (3, 4, 5), where NumPy's rules would give ``(2, 4)``.
+
+    Returns:
+        (basic key, or None when it would select everything; advanced key for the result).
+    """
+    widths = [k.ndim if k.dtype == bool else 1 for k in key if isinstance(k, np.ndarray)]
+    consumed = sum(widths) + sum(1 for k in key if k is not None and k is not Ellipsis and not
+                                 isinstance(k, np.ndarray))
+    basic, placed, dim, trivial = [], [], 0, True
+    for k in key:
+        if isinstance(k, np.ndarray):
+            width = k.ndim if k.dtype == bool else 1
+            placed.append((dim, k))
+            basic.extend([slice(None)] * width)
+            dim += width
+        elif k is Ellipsis:
+            basic.append(k)
+            dim += input._data.ndim - consumed
+        elif k is None or isinstance(k, slice):
+            basic.append(k)
+            dim += 1
+            trivial = trivial and k == slice(None)
+        else:  # an int: selected away
+            basic.append(k)
+            trivial = False
+    advanced, at = [], 0
+    for pos, k in placed:
+        advanced.extend([slice(None)] * (pos - at) + [k])
+        at = pos + (k.ndim if k.dtype == bool else 1)
+    return (None if trivial else tuple(basic)), tuple(advanced)
 
 
 def index_select(input, dim, index):
