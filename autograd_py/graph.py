@@ -18,7 +18,7 @@ import inspect
 import numpy as np
 
 from .formatting import array_str
-from .node import AccumulateGrad, Node
+from .node import AccumulateGrad, Node, SavedTensor
 from .tensor import Tensor
 
 DEFAULT_BUDGET = 2000
@@ -95,12 +95,11 @@ def _saved_entries(node, values=False):
     entries = []
     for key, value, state in node.saved_items():
         entry = {"name": key, "state": state}
-        tensor = getattr(value, "tensor", None)
-        if isinstance(tensor, Tensor):
-            entry["shape"] = list(tensor._data.shape)
+        if isinstance(value, SavedTensor):
+            entry["shape"] = list(value.data.shape)
             entry["version"] = value.version
-            if values and state != "freed" and tensor._data.size <= 16:
-                entry["value"] = preview(tensor._data)["text"]
+            if values and state != "freed" and value.data.size <= 16:
+                entry["value"] = preview(value.data)["text"]
         elif values:
             entry["value"] = repr(value)
         entries.append(entry)

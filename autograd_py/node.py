@@ -20,9 +20,10 @@ FREED_MESSAGE = (
 )
 
 
-def _type_description(t):
-    sizes = ", ".join(str(s) for s in t.shape)
-    return f"torch.{t.dtype.legacy_name} [{sizes}]"
+def _type_description(data):
+    from .dtypes import from_numpy_dtype
+    sizes = ", ".join(str(s) for s in data.shape)
+    return f"torch.{from_numpy_dtype(data.dtype).legacy_name} [{sizes}]"
 
 
 def _op_name(node):
@@ -31,37 +32,58 @@ def _op_name(node):
 
 
 class SavedTensor:
-    """A tensor saved for backward, with the version it had when it was saved."""
+    """A tensor saved for backward, with the version it had when it was saved.
 
-    __slots__ = ("tensor", "version", "is_output")
+    An op's own output is kept as its data and version counter, not as the tensor: the tensor's
+    ``grad_fn`` is the saving node, so holding it would make a reference cycle that only the
+    garbage collector can free. Unpacking rebuilds it with that node as its ``grad_fn``, as
+    PyTorch does, so ``create_graph`` still differentiates through it.
+    """
+
+    __slots__ = ("tensor", "data", "counter", "version", "output_nr", "cls", "is_output")
 
     def __init__(self, tensor, is_output=False):
-        self.tensor = tensor
-        self.version = tensor._version_counter[0]
+        self.counter = tensor._version_counter
+        self.version = self.counter[0]
+        self.data = tensor._data
         self.is_output = is_output
+        if is_output:
+            self.tensor = None
+            self.output_nr = tensor._output_nr
+            self.cls = tensor.__class__
+        else:
+            self.tensor = tensor
 
     def unpack(self, saved_for):
-        t = self.tensor
-        current = t._version_counter[0]
+        current = self.counter[0]
         if current != self.version:
-            grad_fn = saved_for if self.is_output else t._grad_fn
-            where = f", which is output {t._output_nr} of {_op_name(grad_fn)}," if grad_fn is not None else ""
-            if grad_mode.is_anomaly_enabled():
-                hint = (" Hint: the backtrace further above shows the operation that failed to compute its "
-                        "gradient. The variable in question was changed in there or anywhere later. Good luck!")
-            else:
-                hint = (" Hint: enable anomaly detection to find the operation that failed to compute its "
-                        "gradient, with torch.autograd.set_detect_anomaly(True, check_nan=False).")
-            raise RuntimeError(
-                "one of the variables needed for gradient computation has been modified by an inplace "
-                f"operation: [{_type_description(t)}]{where} is at version {current}; "
-                f"expected version {self.version} instead.{hint}"
-            )
+            self._raise_modified(saved_for, current)
+        if self.tensor is not None:
+            return self.tensor
+        t = object.__new__(self.cls)
+        t._data, t._version_counter = self.data, self.counter
+        t._grad_fn, t._output_nr, t._requires_grad = saved_for, self.output_nr, True
         return t
+
+    def _raise_modified(self, saved_for, current):
+        grad_fn = saved_for if self.is_output else self.tensor._grad_fn
+        output_nr = self.output_nr if self.is_output else self.tensor._output_nr
+        where = f", which is output {output_nr} of {_op_name(grad_fn)}," if grad_fn is not None else ""
+        if grad_mode.is_anomaly_enabled():
+            hint = (" Hint: the backtrace further above shows the operation that failed to compute its "
+                    "gradient. The variable in question was changed in there or anywhere later. Good luck!")
+        else:
+            hint = (" Hint: enable anomaly detection to find the operation that failed to compute its "
+                    "gradient, with torch.autograd.set_detect_anomaly(True, check_nan=False).")
+        raise RuntimeError(
+            "one of the variables needed for gradient computation has been modified by an inplace "
+            f"operation: [{_type_description(self.data)}]{where} is at version {current}; "
+            f"expected version {self.version} instead.{hint}"
+        )
 
     def state(self):
         """'alive' or 'modified' (its tensor was changed in place since it was saved)."""
-        return "alive" if self.tensor._version_counter[0] == self.version else "modified"
+        return "alive" if self.counter[0] == self.version else "modified"
 
 
 class RemovableHandle:

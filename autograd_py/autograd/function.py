@@ -164,10 +164,8 @@ class Function(metaclass=FunctionMeta):
                 if isinstance(out, Tensor) and id(out) not in non_diff and out._data.dtype.kind == "f":
                     out._grad_fn, out._output_nr, out._requires_grad = ctx, nr, True
         if ctx._to_save:
-            ctx._saved = {"tensors": [SavedTensor(t) if isinstance(t, Tensor) else t for t in ctx._to_save]}
-            for s in ctx._saved["tensors"]:
-                if isinstance(s, SavedTensor) and s.tensor._grad_fn is ctx:
-                    s.is_output = True
+            ctx._saved = {"tensors": [SavedTensor(t, is_output=t._grad_fn is ctx) if isinstance(t, Tensor) else t
+                                      for t in ctx._to_save]}
         return tuple(outputs) if is_tuple else outputs[0]
 
 

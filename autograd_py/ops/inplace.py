@@ -154,7 +154,7 @@ def _rebase(t, res):
     # A saved *output* of the op is now this tensor: track its version, not the temporary's.
     if fn is not None and fn._saved:
         for key, saved in fn._saved.items():
-            if isinstance(saved, SavedTensor) and saved.tensor is res:
+            if isinstance(saved, SavedTensor) and saved.is_output and saved.counter is res._version_counter:
                 fn._saved[key] = SavedTensor(t, is_output=True)
 
 
