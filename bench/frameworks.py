@@ -4,6 +4,8 @@
 version and one factory per table row: ``factory(data) -> (run, to_numpy)``.
 """
 import functools
+import subprocess
+from pathlib import Path
 
 import fw_hips
 import fw_mygrad
@@ -23,9 +25,21 @@ def _load_torch():
             "workloads": {k: functools.partial(fn, torch) for k, fn in fw_torchlike.WORKLOADS.items()}}
 
 
+def _git_state(path):
+    """``git abc1234`` of the checkout holding ``path``, ``+ local changes`` when it differs from it."""
+    try:
+        head = subprocess.run(["git", "rev-parse", "--short", "HEAD"], cwd=path, capture_output=True,
+                              text=True, timeout=10).stdout.strip()
+        dirty = subprocess.run(["git", "status", "--porcelain", "--", "."], cwd=path, capture_output=True,
+                               text=True, timeout=10).stdout.strip()
+    except (OSError, subprocess.SubprocessError):
+        return ""
+    return f" (git {head}{' + local changes' if dirty else ''})" if head else ""
+
+
 def _load_autograd_py():
     import autograd_py
-    return {"version": autograd_py.__version__,
+    return {"version": autograd_py.__version__ + _git_state(Path(autograd_py.__file__).parent),
             "workloads": {k: functools.partial(fn, autograd_py) for k, fn in fw_torchlike.WORKLOADS.items()}}
 
 

@@ -90,9 +90,9 @@ def _gc_table(rows, names, results):
     shares = {key: cell["gc_share"] for key, cell in results.items() if "gc_share" in cell}
     if not any(v >= 0.01 for v in shares.values()):
         return []
-    lines = ["Share of the time spent in Python's garbage collector: graphs with reference cycles are "
-             "only freed by it. (The objects created by importing the frameworks are frozen with "
-             "`gc.freeze()` first, so collections walk only what the workloads create.)", "",
+    lines = ["Share of the time spent in Python's garbage collector (graphs with reference cycles are "
+             "only freed by it; each framework runs in its own process, so a collection walks only "
+             "that framework's objects):", "",
              "| Workload | " + " | ".join(names) + " |", "|" + "---|" * (len(names) + 1)]
     for row_id, _workload, _label in rows:
         cells = [f"{shares[row_id, n]:.0%}" if (row_id, n) in shares else "—" for n in names]
@@ -133,7 +133,10 @@ def render(rows, names, results, versions, settings, tolerance):
         "",
         f"{mode}; {datetime.date.today().isoformat()}; Python {platform.python_version()}, "
         f"NumPy {np.__version__}; {installed}.",
-        f"{_cpu_model()}, one thread (OMP/MKL/OpenBLAS = 1, torch.set_num_threads(1)), float64.",
+        f"{_cpu_model()}, one thread (OMP/MKL/OpenBLAS = 1, torch.set_num_threads(1)), float64; "
+        "one process per framework, timed in turns"
+        + (f"; MALLOC_TOP_PAD_={settings['malloc_pad'] >> 20} MB (no glibc heap-trim churn, as in Pyodide)."
+           if settings.get("malloc_pad") else "; glibc malloc defaults."),
         f"Each time is the median over {settings['repeats']} batches of ≥ {settings['min_time']:g} s "
         "(forward + backward, per call; W1 per op). "
         "(×) = time / torch's time; lower is better.",

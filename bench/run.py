@@ -1,8 +1,10 @@
 """Times the autograd workloads W1-W5 on every installed framework and writes a Markdown table.
 
-Each workload is one forward + backward in float64 on one thread. Every framework's result is
-first checked against a NumPy reference derived by hand (``problems.py``), so wrong code is
-never timed unnoticed. Times are medians over repeats; ratios are against torch.
+Each workload is one forward + backward in float64 on one thread. Each framework runs in its own
+worker process (``worker.py``), importing only itself, and the workers are timed in turns.
+Every framework's result is first checked against a NumPy reference derived by hand
+(``problems.py``), so wrong code is never timed unnoticed. Times are medians over repeats;
+ratios are against torch.
 
 Usage::
 
@@ -18,7 +20,6 @@ for _var in ("OMP_NUM_THREADS", "MKL_NUM_THREADS", "OPENBLAS_NUM_THREADS", "VECL
     os.environ[_var] = "1"
 
 import argparse  # noqa: E402
-import gc  # noqa: E402
 import sys  # noqa: E402
 from pathlib import Path  # noqa: E402
 
@@ -29,6 +30,7 @@ import problems  # noqa: E402
 import report  # noqa: E402
 import timing  # noqa: E402
 from frameworks import FRAMEWORKS  # noqa: E402
+from worker import MALLOC_TOP_PAD, WorkerClient  # noqa: E402
 
 # (row id, workload whose data it uses, label)
 ROWS = [
@@ -49,6 +51,8 @@ def _parse(argv):
     parser.add_argument("--repeats", type=int, help="batches per measurement (default 11, quick 3)")
     parser.add_argument("--min-time", type=float, help="seconds per batch (default 0.2, quick 0.01)")
     parser.add_argument("--out", help="Markdown file to write (default bench/results.md; quick: none)")
+    parser.add_argument("--no-malloc-pad", action="store_true",
+                        help="do not set MALLOC_TOP_PAD_ for the workers (see worker.py)")
     args = parser.parse_args(argv)
     args.repeats = args.repeats or (3 if args.quick else 11)
     args.min_time = args.min_time if args.min_time is not None else (0.01 if args.quick else 0.2)
@@ -68,75 +72,53 @@ def _select(only):
     return rows
 
 
-def _first_line(exc):
-    text = str(exc).strip().splitlines()
-    return f"{type(exc).__name__}: {text[0] if text else ''}".rstrip(": ")
-
-
-def prepare_cell(factory, data, expected):
-    """Builds one framework's workload and checks its result once against the reference.
-
-    Returns:
-        dict: ``run`` (the callable to time) and ``error``, or ``na`` (the reason it cannot run).
-    """
-    try:
-        run, to_numpy = factory(data)
-        return {"run": run, "error": problems.max_error(to_numpy(run()), expected)}
-    except problems.NotAvailable as exc:
-        return {"na": str(exc)}
-    except Exception as exc:  # a framework that fails on a workload is reported, not fatal
-        return {"na": _first_line(exc)}
-
-
-def run_row(workload, frameworks, factories_key, repeats, min_time):
+def run_row(row_id, workload, workers, repeats, min_time):
     """Checks, then times side by side, every framework on one table row.
+
+    The workers take turns batch by batch, in a rotating order, so that a busy spell of the
+    machine (another process) lands on all of them alike: the ratios stay meaningful.
 
     Returns:
         dict: framework name -> cell with ``seconds`` (median per unit; W1 per op), ``spread``,
-        ``calls`` and ``error``, or with ``na``.
+        ``calls``, ``gc_share`` and ``error``, or with ``na``.
     """
-    data = problems.make_data(workload)
-    expected = problems.reference(workload, data)
-    per = data["n_ops"] if workload == "W1" else 1
+    per = problems.make_data(workload)["n_ops"] if workload == "W1" else 1
     cells = {}
-    for name, loaded in frameworks:
-        if isinstance(loaded, Exception):
-            cells[name] = {"na": f"not installed ({_first_line(loaded)})"}
-        else:
-            cells[name] = prepare_cell(loaded["workloads"][factories_key], data, expected)
-    timed = {name: cell.pop("run") for name, cell in cells.items() if "run" in cell}
-    for name, stats in timing.measure_interleaved(timed, repeats, min_time).items():
-        cells[name].update(seconds=stats["median"] / per, spread=(stats["min"] / per, stats["max"] / per),
-                           calls=stats["calls"], gc_share=stats["gc_share"])
+    for w in workers:
+        cells[w.name] = {"na": w.na} if w.na else w.request(cmd="prepare", row=row_id, workload=workload,
+                                                             min_time=min_time)
+    timed = [w for w in workers if "na" not in cells[w.name]]
+    batches = {w.name: [] for w in timed}
+    for r in range(repeats):
+        k = r % len(timed) if timed else 0
+        for w in timed[k:] + timed[:k]:
+            answer = w.request(cmd="batch")
+            batches[w.name].append((answer["elapsed"], answer["gc"]))
+    for w in timed:
+        stats = timing.summarize(batches[w.name], cells[w.name]["calls"])
+        cells[w.name].update(seconds=stats["median"] / per, spread=(stats["min"] / per, stats["max"] / per),
+                             gc_share=stats["gc_share"])
     return cells
 
 
 def main(argv=None):
     args = _parse(argv)
     rows = _select(args.only)
-    frameworks = []
-    for fw in FRAMEWORKS:
-        try:
-            frameworks.append((fw.name, fw.load()))
-        except ImportError as exc:
-            frameworks.append((fw.name, exc))
-    # Move every object the imports created (torch alone brings ~150k) out of the collector's
-    # reach: otherwise each full collection walks them all, ~75 ms here, which would charge
-    # torch's presence to the frameworks that create cyclic garbage. The garbage the workloads
-    # make is still collected, and timed.
-    gc.collect()
-    gc.freeze()
+    pad = 0 if args.no_malloc_pad else MALLOC_TOP_PAD
+    workers = [WorkerClient(fw.name, pad) for fw in FRAMEWORKS]
     results = {}
-    for row_id, workload, _label in rows:
-        cells = run_row(workload, frameworks, row_id, args.repeats, args.min_time)
-        for name, cell in cells.items():
-            results[row_id, name] = cell
-            shown = (timing.format_seconds(cell["seconds"]) if "seconds" in cell else "n/a: " + cell["na"])
-            print(f"  {row_id:8} {name:12} {shown}", file=sys.stderr, flush=True)
-    versions = {name: (loaded["version"] if not isinstance(loaded, Exception) else None)
-                for name, loaded in frameworks}
-    text = report.render(rows, [name for name, _ in frameworks], results, versions,
-                         {"repeats": args.repeats, "min_time": args.min_time, "quick": args.quick},
+    try:
+        for row_id, workload, _label in rows:
+            for name, cell in run_row(row_id, workload, workers, args.repeats, args.min_time).items():
+                results[row_id, name] = cell
+                shown = timing.format_seconds(cell["seconds"]) if "seconds" in cell else "n/a: " + cell["na"]
+                print(f"  {row_id:8} {name:12} {shown}", file=sys.stderr, flush=True)
+    finally:
+        for w in workers:
+            w.close()
+    text = report.render(rows, [w.name for w in workers], results, {w.name: w.version for w in workers},
+                         {"repeats": args.repeats, "min_time": args.min_time, "quick": args.quick,
+                          "malloc_pad": pad},
                          TOLERANCE)
     print(text)
     if args.out:

@@ -1,81 +1,72 @@
-"""Timing callables side by side: calibrated inner loops, interleaved batches, medians."""
+"""Timing building blocks: calibrated batches of calls, the collector's share, medians."""
 import gc
 import statistics
 import time
 
 
-def measure_interleaved(fns, repeats, min_time):
-    """Seconds per call of each callable: the median over ``repeats`` batches of calls.
+def calls_per_batch(fn, min_time, warmup=3):
+    """How many calls of ``fn`` last about ``min_time`` seconds (at least one).
 
-    The callables take turns batch by batch (in a rotating order), so that a slow spell of the
-    machine, e.g. another process, lands on all of them alike rather than on whichever was
-    being timed then: the ratios between them stay meaningful on a shared machine.
-
-    Each batch makes enough calls to last about ``min_time`` seconds, so the clock's resolution
-    does not matter for fast workloads. The garbage collector stays enabled, as in real use
-    (graphs with reference cycles are only freed by it), but runs between batches so that one
-    batch does not pay for the garbage of another.
-
-    Args:
-        fns (dict): name -> callable taking no arguments; one call is one unit of work.
-        repeats (int): batches per callable.
-        min_time (float): target duration of one batch, in seconds.
-
-    Returns:
-        dict: name -> {``median``, ``min``, ``max`` seconds per call, ``calls`` per batch,
-        ``gc_share``: the fraction of the timed batches spent in the garbage collector}.
+    Calls it ``warmup`` times and goes by the fastest: first calls pay one-off costs (imports,
+    caches, fresh memory pages) that a batch should not be sized by.
     """
-    calls = {}
-    for name, fn in fns.items():
+    once = float("inf")
+    for _ in range(warmup):
         start = time.perf_counter()
         fn()
-        once = time.perf_counter() - start
-        calls[name] = max(1, int(min_time / max(once, 1e-9)))
-    per_call = {name: [] for name in fns}
-    total = {}
-    names = list(fns)
+        once = min(once, time.perf_counter() - start)
+    return max(1, int(min_time / max(once, 1e-9)))
+
+
+def time_batch(fn, calls):
+    """Runs ``fn`` ``calls`` times after a full collection.
+
+    The garbage collector stays enabled inside the batch, as in real use (graphs with reference
+    cycles are only freed by it); collecting first keeps one batch from paying for another's
+    garbage.
+
+    Returns:
+        tuple: (seconds for the whole batch, seconds of it spent in the garbage collector).
+    """
+    gc.collect()
     clock = _GcClock()
-    for r in range(repeats):
-        for name in names[r % len(names):] + names[:r % len(names)]:
-            fn, n = fns[name], calls[name]
-            gc.collect()
-            clock.start_batch(name)
-            start = time.perf_counter()
-            for _ in range(n):
-                fn()
-            elapsed = time.perf_counter() - start
-            clock.end_batch()
-            per_call[name].append(elapsed / n)
-            total[name] = total.get(name, 0.0) + elapsed
-    return {name: {"median": statistics.median(ts), "min": min(ts), "max": max(ts), "calls": calls[name],
-                   "gc_share": clock.seconds.get(name, 0.0) / total[name]}
-            for name, ts in per_call.items()}
+    gc.callbacks.append(clock)
+    try:
+        start = time.perf_counter()
+        for _ in range(calls):
+            fn()
+        elapsed = time.perf_counter() - start
+    finally:
+        gc.callbacks.remove(clock)
+    return elapsed, clock.seconds
+
+
+def summarize(batches, calls):
+    """Per-call statistics of ``(elapsed, gc_seconds)`` batches of ``calls`` calls each.
+
+    Returns:
+        dict: ``median``, ``min``, ``max`` seconds per call, ``calls`` and ``gc_share``, the
+        fraction of all batch time spent in the garbage collector.
+    """
+    per_call = [elapsed / calls for elapsed, _ in batches]
+    total = sum(elapsed for elapsed, _ in batches)
+    return {"median": statistics.median(per_call), "min": min(per_call), "max": max(per_call),
+            "calls": calls, "gc_share": sum(g for _, g in batches) / total if total else 0.0}
 
 
 class _GcClock:
-    """Adds up, per callable, the time the garbage collector takes inside its timed batches."""
+    """Adds up the time of the collections that run while it is installed in ``gc.callbacks``."""
 
     def __init__(self):
-        self.seconds = {}
-        self._name = None
+        self.seconds = 0.0
         self._start = None
 
     def __call__(self, phase, info):
-        if self._name is None:
-            return
         if phase == "start":
             self._start = time.perf_counter()
         elif self._start is not None:
-            self.seconds[self._name] = self.seconds.get(self._name, 0.0) + time.perf_counter() - self._start
+            self.seconds += time.perf_counter() - self._start
             self._start = None
-
-    def start_batch(self, name):
-        self._name = name
-        gc.callbacks.append(self)
-
-    def end_batch(self):
-        gc.callbacks.remove(self)
-        self._name = None
 
 
 def format_seconds(seconds):
