@@ -10,14 +10,20 @@ Usage::
 """
 import os
 
+import sys  # noqa: E402
+
 for _var in ("OMP_NUM_THREADS", "MKL_NUM_THREADS", "OPENBLAS_NUM_THREADS"):
     os.environ[_var] = "1"
+if "MALLOC_TOP_PAD_" not in os.environ:
+    # Same heap setting as run.py's workers (see worker.py); glibc reads it at start-up, hence the
+    # re-exec. Set MALLOC_TOP_PAD_=0 to profile with glibc's defaults.
+    os.environ["MALLOC_TOP_PAD_"] = str(64 << 20)
+    os.execv(sys.executable, [sys.executable, *sys.argv])
 
 import argparse  # noqa: E402
 import cProfile  # noqa: E402
 import gc  # noqa: E402
 import pstats  # noqa: E402
-import sys  # noqa: E402
 import time  # noqa: E402
 from pathlib import Path  # noqa: E402
 
