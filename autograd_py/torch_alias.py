@@ -1,27 +1,60 @@
-"""``install_as_torch()``: lets ``import torch`` (and its submodules) resolve to autograd_py."""
+"""``install_as_torch()``: lets ``import torch`` (and any ``torch.X`` submodule) resolve to autograd_py."""
+import importlib
+import importlib.abc
+import importlib.util
 import sys
 
-_SUBMODULES = {
-    "torch": "autograd_py",
-    "torch.autograd": "autograd_py.autograd",
-    "torch.autograd.functional": "autograd_py.autograd.functional",
-    "torch.autograd.function": "autograd_py.autograd.function",
-    "torch.autograd.graph": "autograd_py.autograd.graph",
-    "torch.autograd.gradcheck": "autograd_py.autograd.gradcheck",
-    "torch.autograd.variable": "autograd_py.autograd.variable",
-    "torch.nn": "autograd_py.nn",
-    "torch.nn.functional": "autograd_py.nn.functional",
-    "torch.nn.init": "autograd_py.nn.init",
-    "torch.nn.parameter": "autograd_py.nn.parameter",
-    "torch.optim": "autograd_py.optim",
-}
+
+class _TorchAliasFinder(importlib.abc.MetaPathFinder, importlib.abc.Loader):
+    """Resolves ``torch`` and ``torch.X.Y`` to the already-importable ``autograd_py.X.Y``.
+
+    The alias maps to the very same module objects, so there is one ``Tensor`` class however a
+    snippet spells its imports (``from torch.nn.utils import clip_grad_norm_``, ...).
+    """
+
+    def __init__(self):
+        self._real_specs = {}
+
+    @staticmethod
+    def real_name(fullname):
+        if fullname == "torch":
+            return "autograd_py"
+        if fullname.startswith("torch."):
+            return "autograd_py" + fullname[len("torch"):]
+        return None
+
+    def find_spec(self, fullname, path=None, target=None):
+        # Submodules only, and only while ``sys.modules['torch']`` is the alias: code that puts a
+        # real torch back (a test harness, say) gets real torch submodules again.
+        if not fullname.startswith("torch.") or sys.modules.get("torch") is not sys.modules.get("autograd_py"):
+            return None
+        real = self.real_name(fullname)
+        real_spec = importlib.util.find_spec(real)
+        if real_spec is None:
+            return None
+        return importlib.util.spec_from_loader(fullname, self,
+                                               is_package=real_spec.submodule_search_locations is not None)
+
+    def create_module(self, spec):
+        module = importlib.import_module(self.real_name(spec.name))
+        self._real_specs[spec.name] = module.__spec__
+        return module
+
+    def exec_module(self, module):
+        # The real module ran already; importlib has just stamped the alias spec on it, so put
+        # its own back (its relative imports and reloads depend on it).
+        module.__spec__ = self._real_specs.pop(module.__spec__.name, module.__spec__)
+
+
+_finder = _TorchAliasFinder()
 
 
 def install_as_torch():
-    """Maps ``torch`` and its submodules to autograd_py in ``sys.modules``.
+    """Makes ``import torch`` and every ``torch.X`` submodule resolve to autograd_py.
 
-    After it, ``import torch``, ``import torch.nn as nn`` and ``from torch.autograd import
-    Variable`` all work, so PyTorch snippets run unchanged.
+    After it, ``import torch``, ``import torch.nn as nn``, ``from torch.autograd import
+    Variable`` and ``from torch.nn.utils import clip_grad_norm_`` all work, so PyTorch snippets run
+    unchanged. Calling it again is harmless.
 
     Returns:
         module: the ``autograd_py`` package (now also ``sys.modules['torch']``).
@@ -34,11 +67,11 @@ def install_as_torch():
         >>> torch.tensor([1., 2.]) * 2
         tensor([2., 4.])
     """
-    import importlib
-    for alias, real in _SUBMODULES.items():
-        try:
-            sys.modules[alias] = importlib.import_module(real)
-        except ModuleNotFoundError as exc:
-            if exc.name != real:
-                raise
+    if _finder not in sys.meta_path:
+        sys.meta_path.insert(0, _finder)
+    # A real torch imported earlier would shadow the alias: replace it and its submodules.
+    for name in [n for n in sys.modules if n == "torch" or n.startswith("torch.")]:
+        if not getattr(sys.modules[name], "__name__", "").startswith("autograd_py"):
+            del sys.modules[name]
+    sys.modules["torch"] = importlib.import_module("autograd_py")
     return sys.modules["torch"]

@@ -774,14 +774,24 @@ def test_embedding_lookup_gradient_and_padding():
         emb(ag.tensor([1.0]))
 
 
-def test_torch_alias_paths_import():
+def test_torch_alias_resolves_every_nn_and_optim_path_to_one_module():
     import importlib
+    import sys
 
-    from autograd_py.torch_alias import _SUBMODULES
-    for alias, real in _SUBMODULES.items():
-        if alias.startswith(("torch.nn", "torch.optim")):
-            module = importlib.import_module(real)
-            assert module.__name__ == real
-    with warnings.catch_warnings():
-        warnings.simplefilter("error")
-        assert importlib.import_module("autograd_py.nn").Linear is nn.Linear
+    saved = {k: v for k, v in sys.modules.items() if k == "torch" or k.startswith("torch.")}
+    try:
+        ag.install_as_torch()
+        with warnings.catch_warnings():
+            warnings.simplefilter("error")  # no ImportWarning from the alias either
+            for path in ("torch.nn", "torch.nn.functional", "torch.nn.init", "torch.nn.utils",
+                         "torch.nn.parameter", "torch.optim", "torch.optim.lr_scheduler"):
+                alias = importlib.import_module(path)
+                assert alias is importlib.import_module("autograd_py" + path[len("torch"):])
+            from torch.nn.utils import clip_grad_norm_  # one Tensor class: this must work on ours
+            p = nn.Parameter(ag.ones(2))
+            (p * 2).sum().backward()
+            assert abs(clip_grad_norm_([p], 1.0).item() - 8 ** 0.5) < 1e-6
+    finally:
+        for k in [k for k in sys.modules if k == "torch" or k.startswith("torch.")]:
+            del sys.modules[k]
+        sys.modules.update(saved)
