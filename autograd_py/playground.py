@@ -5,6 +5,12 @@ strings (``Session.run_json``), so no Python object ever has to cross into
 JavaScript. Everything here is ordinary CPython code and is unit-tested
 outside the browser; this module never imports ``js`` or ``pyodide``.
 
+Every command's result also carries what the "See autograd" views draw: ``graph`` (from
+``graph.export`` of the namespace), ``trace`` (the steps of the command's last backward pass),
+``grad_history`` and ``failed_node``; ``request_json`` answers the views' own requests
+(``backward``, ``jacobian``, ``describe``, ``reset``). See ``playground_views`` and
+``playground_backward``.
+
 Example::
 
     >>> session = Session()
@@ -15,7 +21,6 @@ Example::
     '50\\n'
 """
 
-import ast
 import json
 import linecache
 import sys
@@ -23,131 +28,17 @@ import time
 import traceback
 import warnings
 
+from . import engine, graph
+from .playground_output import (FLUSH_CHARS, FLUSH_INTERVAL_S, MAX_OUTPUT_CHARS, MAX_OUTPUT_LINES,  # noqa: F401 (re-exported)
+                                TRUNCATION_NOTE, OutputCapture, _StreamWriter)
+from .playground_backward import RequestError, grad_change_report, jacobian, plan_backward, watched_tensor
+from .playground_views import GradHistory, PassRecorder, describe, failed_node, json_safe
+
 EDITOR_FILENAME = "<editor>"
 CONSOLE_FILENAME = "<console>"
 USER_FILENAMES = (EDITOR_FILENAME, CONSOLE_FILENAME)
 
-MAX_OUTPUT_CHARS = 2_000_000
-MAX_OUTPUT_LINES = 20_000
-FLUSH_INTERVAL_S = 0.05
-FLUSH_CHARS = 64 * 1024
-
-TRUNCATION_NOTE = (
-    "\n[output truncated: more than {lines:,} lines or {chars:,} characters; "
-    "the rest of this run's output was dropped]\n"
-)
-
-
-class OutputCapture:
-    """Collects one run's stdout/stderr and streams it to a callback.
-
-    Streaming is batched: text is handed to ``on_output(stream, text)`` at most
-    every ``FLUSH_INTERVAL_S`` seconds (or once ``FLUSH_CHARS`` are pending),
-    because a synchronous Python run cannot yield to a JavaScript timer and
-    one message per ``print`` would swamp the page. After the cap is reached
-    the rest is dropped, with a single note, so a runaway ``print`` loop costs
-    almost nothing per call.
-
-    Args:
-        on_output (callable or None): called as ``on_output(stream, text)``
-            with ``stream`` in ``"stdout"``, ``"stderr"``, ``"warning"``.
-        max_chars (int): total characters kept for the run.
-        max_lines (int): total lines kept for the run.
-    """
-
-    def __init__(self, on_output=None, max_chars=MAX_OUTPUT_CHARS, max_lines=MAX_OUTPUT_LINES):
-        self.on_output = on_output
-        self.max_chars = max_chars
-        self.max_lines = max_lines
-        self.chars = 0
-        self.lines = 0
-        self.truncated = False
-        self.kept = {"stdout": [], "stderr": []}
-        self._pending = []  # [stream, text] segments, in order
-        self._pending_chars = 0
-        self._last_flush = time.monotonic()
-
-    def write(self, stream, text):
-        """Records ``text`` for ``stream``; returns ``len(text)`` like ``io`` does."""
-        if not text or self.truncated:
-            return len(text)
-        text = self._fit_to_cap(text)
-        self._keep(stream, text)
-        if self.truncated:
-            note = TRUNCATION_NOTE.format(lines=self.max_lines, chars=self.max_chars)
-            self._keep("stderr", note)
-            self.flush()
-        elif self._pending_chars >= FLUSH_CHARS or time.monotonic() - self._last_flush >= FLUSH_INTERVAL_S:
-            self.flush()
-        return len(text)
-
-    def flush(self):
-        """Hands every pending segment to the callback, oldest first."""
-        pending, self._pending, self._pending_chars = self._pending, [], 0
-        self._last_flush = time.monotonic()
-        if self.on_output is None:
-            return
-        for stream, text in pending:
-            self.on_output(stream, text)
-
-    def text(self, stream):
-        return "".join(self.kept[stream])
-
-    def _fit_to_cap(self, text):
-        cut = len(text)
-        room_lines = self.max_lines - self.lines
-        if text.count("\n") >= room_lines:
-            # Keep up to the last allowed newline: no partial line past the cap.
-            end = -1
-            for _ in range(room_lines):
-                end = text.index("\n", end + 1)
-            cut = end + 1
-        cut = min(cut, self.max_chars - self.chars)
-        if cut < len(text):
-            self.truncated = True
-        self.chars += cut
-        self.lines += text.count("\n", 0, cut)
-        return text[:cut]
-
-    def _keep(self, stream, text):
-        if not text:
-            return
-        # Warnings are stderr for the result; the stream name lets the page style them.
-        self.kept["stdout" if stream == "stdout" else "stderr"].append(text)
-        if self._pending and self._pending[-1][0] == stream:
-            self._pending[-1][1] += text
-        else:
-            self._pending.append([stream, text])
-        self._pending_chars += len(text)
-
-
-class _StreamWriter:
-    """A minimal text file object that forwards to an ``OutputCapture``."""
-
-    encoding = "utf-8"
-    errors = "strict"
-
-    def __init__(self, capture, stream):
-        self._capture = capture
-        self._stream = stream
-
-    def write(self, text):
-        if not isinstance(text, str):
-            raise TypeError(f"write() argument must be str, not {type(text).__name__}")
-        return self._capture.write(self._stream, text)
-
-    def writelines(self, lines):
-        for line in lines:
-            self.write(line)
-
-    def flush(self):
-        pass
-
-    def isatty(self):
-        return False
-
-    def writable(self):
-        return True
+GRAPH_BUDGET = 400  # most nodes the graph view gets; graph.export collapses or cuts the rest
 
 
 def _innermost_user_line():
@@ -189,12 +80,17 @@ class Session:
         self.max_chars = max_chars
         self.max_lines = max_lines
         self.namespace = {}
+        self.history = GradHistory()
+        self.commands = 0
+        self._jacobian = None  # (output, input, matrix) of the Jacobian the view shows
         self.reset()
 
     def reset(self):
         """Forgets every name the user defined."""
         self.namespace.clear()
         self.namespace.update({"__name__": "__main__", "__builtins__": __builtins__})
+        self.history.clear()
+        self._jacobian = None
         return {"ok": True}
 
     def run(self, code):
@@ -206,7 +102,8 @@ class Session:
         Returns:
             dict: ``{"ok", "stdout", "stderr", "error", "duration_ms"}`` where
             ``error`` is ``None`` or ``{"type", "message", "lineno",
-            "traceback"}`` and every line number is the editor's.
+            "traceback"}`` and every line number is the editor's; plus the
+            views' ``graph``, ``trace``, ``grad_history`` and ``failed_node``.
         """
         return self._execute(code, EDITOR_FILENAME, "exec")
 
@@ -221,13 +118,88 @@ class Session:
         """
         return self._execute(src, CONSOLE_FILENAME, "single")
 
+    def backward(self, request):
+        """Runs an interactive backward: the call is built from ``request`` and run like a console line.
+
+        Args:
+            request (dict): ``{"root", "gradient": {"kind": "ones"|"onehot"|"custom", "index",
+                "values"}, "retain_graph", "create_graph", "watch"}``; ``watch`` names a tensor
+                whose ``.grad`` change is reported (the Jacobian view's input).
+
+        Returns:
+            dict: ``run``'s shape plus ``echo`` (the Python that ran), and, when ``watch`` is set,
+            ``grad_delta``, ``jacobian_row`` (one-hot gradients) and ``vjp_check`` (when the
+            Jacobian of this root w.r.t. ``watch`` is known). A bad request returns
+            ``{"ok": False, "error": {"type": "RequestError", "code", ...}}`` and runs nothing.
+        """
+        try:
+            plan = plan_backward(self.namespace, request)
+            watched = watched_tensor(self.namespace, request.get("watch"))
+        except RequestError as exc:
+            return {"ok": False, "stdout": "", "stderr": "", "error": exc.to_json(), "duration_ms": 0,
+                    "request_error": True}
+        before = None if watched is None or watched._grad is None else watched._grad._data.astype("float64")
+        result = self._execute(plan.source, CONSOLE_FILENAME, "exec")
+        result["echo"] = plan.source
+        if watched is not None and result["ok"]:
+            after = watched._grad._data.astype("float64") if watched._grad is not None else None
+            delta = (after if before is None else after - before) if after is not None else None
+            result.update(grad_change_report(plan, request.get("watch"), watched, delta, self._jacobian))
+        return result
+
+    def jacobian(self, output, input):
+        """The Jacobian d output / d input for the view (see ``playground_backward.jacobian``)."""
+        try:
+            result = jacobian(self.namespace, output, input)
+        except RequestError as exc:
+            return {"ok": False, "error": exc.to_json(), "request_error": True}
+        if result["ok"]:
+            self._jacobian = result.pop("_tensors")
+        return result
+
+    def request_json(self, text):
+        """Answers one JSON request of the views (``backward``, ``jacobian``, ``describe``, ``reset``)."""
+        try:
+            request = json.loads(text)
+            kind = request.get("type")
+            if kind == "backward":
+                result = self.backward(request)
+            elif kind == "jacobian":
+                result = self.jacobian(request.get("output"), request.get("input"))
+            elif kind == "describe":
+                result = describe(self.namespace, request.get("node"))
+            elif kind == "reset":
+                result = {**self.reset(), "stdout": "", "stderr": "", "error": None, "duration_ms": 0,
+                          **self._views(None, None)}
+            else:
+                raise RequestError("bad_request", f"unknown request type {kind!r}", kind=str(kind))
+        except RequestError as exc:
+            result = {"ok": False, "error": exc.to_json(), "request_error": True}
+        return _dumps(result)
+
     def run_json(self, code):
         """``run`` with a JSON string result, for the web worker."""
-        return json.dumps(self.run(code))
+        return _dumps(self.run(code))
 
     def eval_json(self, src):
         """``eval_line`` with a JSON string result, for the web worker."""
-        return json.dumps(self.eval_line(src))
+        return _dumps(self.eval_line(src))
+
+    def _on_pass(self, when, recorder):
+        line = recorder.where[1] if recorder.where else None
+        self.history.snapshot(self.namespace, {"kind": when, "pass": recorder.passes, "line": line,
+                                               "command": self.commands})
+
+    def _views(self, recorder, failed):
+        views = {"graph": None, "trace": None, "failed_node": failed, "command": self.commands}
+        try:
+            views["graph"] = graph.export(self.namespace, budget=GRAPH_BUDGET)
+        except Exception as exc:  # a view must never turn a good run into a failure
+            views["graph_error"] = f"{type(exc).__name__}: {exc}"
+        if recorder is not None and recorder.passes:
+            views["trace"] = recorder.steps_json(failed)
+        views["grad_history"] = self.history.export(self.namespace)
+        return views
 
     def _execute(self, code, filename, mode):
         capture = OutputCapture(self.on_output, self.max_chars, self.max_lines)
@@ -235,7 +207,10 @@ class Session:
         # Registering the source lets tracebacks and warnings quote the user's lines.
         linecache.cache[filename] = (len(code), None, code.splitlines(True), filename)
         saved = sys.stdout, sys.stderr, sys.displayhook, warnings.showwarning
-        error = None
+        self.commands += 1
+        recorder = PassRecorder(line_finder=_innermost_user_line, on_boundary=self._on_pass)
+        previous_listener = engine.set_listener(recorder)
+        error = failed = None
         start = time.perf_counter()
         try:
             sys.stdout, sys.stderr = stdout, stderr
@@ -248,16 +223,29 @@ class Session:
                 exec(compiled, self.namespace)
         except BaseException as exc:  # the user's KeyboardInterrupt/SystemExit too
             error = describe_error(exc, filename)
+            failed = failed_node(exc, self.namespace, recorder)
         finally:
+            engine.set_listener(previous_listener)
             sys.stdout, sys.stderr, sys.displayhook, warnings.showwarning = saved
             capture.flush()
+        duration_ms = round((time.perf_counter() - start) * 1000, 3)
+        self.history.snapshot(self.namespace, {"kind": "command", "command": self.commands})
         return {
             "ok": error is None,
             "stdout": capture.text("stdout"),
             "stderr": capture.text("stderr"),
             "error": error,
-            "duration_ms": round((time.perf_counter() - start) * 1000, 3),
+            "duration_ms": duration_ms,
+            **self._views(recorder, failed),
         }
+
+
+def _dumps(result):
+    """JSON for the page; ``JSON.parse`` has no NaN or Infinity, so those become strings."""
+    try:
+        return json.dumps(result, allow_nan=False)
+    except ValueError:
+        return json.dumps(json_safe(result), allow_nan=False)
 
 
 def _display_to(stdout):

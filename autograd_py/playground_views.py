@@ -1,0 +1,363 @@
+"""What the playground's "See autograd" views show, computed in Python for the page to render.
+
+The page holds no autograd logic: it draws the JSON made here and by ``graph.export``. This
+module records the steps of the last backward pass of a command (``PassRecorder``), keeps the
+history of every named tensor's ``.grad`` across passes and commands (``GradHistory``), finds the
+node that raised when a graph is backwarded a second time (``failed_node``), and looks nodes up
+for the details panel (``describe``). Nothing here recurses over a graph: Pyodide's stack is small.
+
+Example::
+
+    >>> recorder = PassRecorder()
+    >>> previous = engine.set_listener(recorder)
+    >>> (x * x).sum().backward()
+    >>> engine.set_listener(previous)
+    >>> [s.get("name") for s in recorder.steps_json()["steps"]]
+    [None, 'SumBackward0', 'MulBackward0', None, None]
+"""
+import math
+import weakref
+
+import numpy as np
+
+from . import graph, trace
+from .node import AccumulateGrad, Node
+
+STEP_LIMIT = 2000  # steps kept per pass; a longer pass is cut, and the page says how much
+HISTORY_ENTRIES = 12  # history entries kept per tensor (the newest)
+HISTORY_MAX_ELEMENTS = 4096  # larger tensors get no history: copying them every pass costs too much
+FREED_MARK = "backward through the graph a second time"
+
+
+# ---- JSON ----------------------------------------------------------------------------------
+
+def json_safe(value):
+    """``value`` with every non-finite float replaced by ``"nan"``, ``"inf"`` or ``"-inf"``.
+
+    ``JSON.parse`` rejects ``NaN`` and ``Infinity``, and gradients are often inf or nan. The walk
+    uses an explicit stack, so deep structures cannot overflow Python's.
+    """
+    def fix(v):
+        if isinstance(v, float) and not math.isfinite(v):
+            return "nan" if v != v else ("inf" if v > 0 else "-inf")
+        return v
+
+    root = [value]
+    stack = [root]
+    while stack:
+        container = stack.pop()
+        keys = container.keys() if isinstance(container, dict) else range(len(container))
+        for k in keys:
+            v = container[k]
+            if isinstance(v, (dict, list)):
+                stack.append(v)
+            elif isinstance(v, tuple):
+                container[k] = list(v)
+                stack.append(container[k])
+            elif isinstance(v, float):
+                container[k] = fix(v)
+    return root[0]
+
+
+# ---- finding nodes --------------------------------------------------------------------------
+
+def _roots_of(namespace):
+    roots = []
+    for _, t in graph.named_tensors(namespace):
+        if t._grad_fn is not None:
+            roots.append(t._grad_fn)
+        elif t._accumulator is not None:
+            roots.append(t._accumulator)
+    return roots
+
+
+def reachable_nodes(namespace, extra_roots=()):
+    """Every autograd node reachable from the named tensors, by the id the graph JSON uses."""
+    found = {}
+    queue = list(_roots_of(namespace)) + [n for n in extra_roots if n is not None]
+    head = 0
+    while head < len(queue):
+        node = queue[head]
+        head += 1
+        key = f"f{id(node)}"
+        if key in found:
+            continue
+        found[key] = node
+        for nxt, _ in node.next_functions:
+            if nxt is not None and f"f{id(nxt)}" not in found:
+                queue.append(nxt)
+    return found
+
+
+def describe(namespace, node_id):
+    """Details of one node for the click panel: ``graph.describe_node`` plus the leaf's names.
+
+    Returns:
+        dict: ``{"ok": True, "node": {...}}`` or ``{"ok": False, "error": {...}}``.
+    """
+    node = reachable_nodes(namespace).get(str(node_id))
+    if node is None:
+        return {"ok": False, "error": {"type": "NotFound", "message": f"no node {node_id} in the current graph"}}
+    info = graph.describe_node(node)
+    if isinstance(node, AccumulateGrad) and node.variable is not None:
+        names = [name for name, t in graph.named_tensors(namespace) if t is node.variable]
+        info["variable_names"] = names
+        info["variable_grad"] = (graph.preview(node.variable._grad._data)
+                                 if node.variable._grad is not None else None)
+    return {"ok": True, "node": info}
+
+
+# ---- the node a second backward raised in ------------------------------------------------------
+
+def raising_node(exc):
+    """The freed node whose method raised ``exc``: the innermost traceback frame owned by one."""
+    found = None
+    tb = exc.__traceback__
+    while tb is not None:
+        owner = tb.tb_frame.f_locals.get("self")
+        if isinstance(owner, Node) and owner._freed:
+            found = owner
+        tb = tb.tb_next
+    return found
+
+
+def first_freed_node(roots):
+    """The first freed node the engine would reach from ``roots``, in its order (newest first)."""
+    import heapq
+
+    ready = [(-n._sequence_nr, id(n), n) for n in roots if n is not None]
+    heapq.heapify(ready)
+    seen = {id(n) for _, _, n in ready}
+    while ready:
+        node = heapq.heappop(ready)[2]
+        if node._freed:
+            return node
+        for nxt, _ in node.next_functions:
+            if nxt is not None and id(nxt) not in seen:
+                seen.add(id(nxt))
+                heapq.heappush(ready, (-nxt._sequence_nr, id(nxt), nxt))
+    return None
+
+
+def failed_node(exc, namespace, recorder=None):
+    """Which node a "backward through the graph a second time" error came from, or None.
+
+    The traceback names it exactly; failing that, the first freed node on the path from the
+    roots of the pass that failed (as recorded by ``recorder``) is taken.
+
+    Returns:
+        dict or None: ``{"id", "name", "how"}`` where ``how`` is ``"traceback"`` or ``"path"``.
+    """
+    if not isinstance(exc, RuntimeError) or FREED_MARK not in str(exc):
+        return None
+    node, how = raising_node(exc), "traceback"
+    if node is None and recorder is not None:
+        known = reachable_nodes(namespace, recorder.edge_nodes())
+        node, how = first_freed_node([known.get(r) for r in recorder.roots]), "path"
+    if node is None:
+        return None
+    return {"id": f"f{id(node)}", "name": type(node).__name__, "how": how}
+
+
+# ---- the steps of the last backward pass ------------------------------------------------------
+
+class _Frozen:
+    """A gradient's values at the moment of the step (a later ``zero_()`` must not change them)."""
+
+    __slots__ = ("_data",)
+
+    def __init__(self, t):
+        self._data = np.array(t._data, copy=True)
+
+
+def _freeze(t):
+    return None if t is None else _Frozen(t)
+
+
+class PassRecorder:
+    """An engine listener that keeps the raw steps of the newest top-level backward pass.
+
+    Steps are stored with copies of their gradients and turned into JSON only when asked
+    (``steps_json``): formatting every gradient of every pass of a training loop would make it
+    many times slower, and the page shows only the last pass.
+
+    Args:
+        line_finder (callable, optional): returns ``(filename, lineno)`` of the user's code that
+            started a pass, or None.
+        on_boundary (callable, optional): called as ``on_boundary(when, recorder)`` with ``when``
+            ``"before"`` or ``"after"`` around every top-level pass (the grad history uses it).
+        limit (int): steps kept per pass.
+    """
+
+    def __init__(self, line_finder=None, on_boundary=None, limit=STEP_LIMIT):
+        self.line_finder = line_finder
+        self.on_boundary = on_boundary
+        self.limit = limit
+        self.passes = 0
+        self.depth = 0
+        self.events = []
+        self.count = 0
+        self.roots = []
+        self.where = None
+
+    def __call__(self, event):
+        kind = event["event"]
+        if kind == "begin":
+            if self.depth == 0:
+                self.passes += 1
+                self.events, self.count = [], 0
+                self.roots = [f"f{r}" for r in event.get("roots", ())]
+                self.where = self.line_finder() if self.line_finder else None
+                self._boundary("before")
+            self.depth += 1
+        self.count += 1
+        if len(self.events) < self.limit:
+            self.events.append(self._copy(event))
+        if kind == "end":
+            self.depth = max(0, self.depth - 1)
+            if self.depth == 0:
+                self._boundary("after")
+
+    def _boundary(self, when):
+        if self.on_boundary is not None:
+            try:
+                self.on_boundary(when, self)
+            except Exception:  # a view must never break the user's backward
+                pass
+
+    @staticmethod
+    def _copy(event):
+        kind = event["event"]
+        if kind == "node":
+            return {**event, "grads_in": [_freeze(g) for g in event["grads_in"]],
+                    "grads_out": [_freeze(g) for g in event["grads_out"]], "edges": list(event["edges"])}
+        if kind in ("accumulate", "hook"):
+            out = {**event, "grad": _freeze(event["grad"])}
+            if kind == "hook":
+                out["replaced_with"] = None if event["replaced_with"] is None else True
+            return out
+        return dict(event)
+
+    def edge_nodes(self):
+        """Node objects the recorded steps point at (to find nodes no name reaches)."""
+        return [n for e in self.events if e["event"] == "node" for n, _ in e["edges"] if n is not None]
+
+    def steps_json(self, error_node=None):
+        """The newest pass as JSON: ``{"pass", "line", "roots", "steps", "dropped"}``, or None."""
+        if not self.passes:
+            return None
+        steps = [trace._to_json(e) for e in self.events]
+        if steps and steps[0]["event"] == "begin":
+            steps[0]["roots"] = self.roots
+        dropped = self.count - len(self.events)
+        if error_node is not None and any(s["event"] == "begin" for s in steps):
+            # The failed pass ends where the node raised; show that as its last step.
+            at = len(steps) - 1 if steps[-1]["event"] == "end" else len(steps)
+            steps.insert(at, {"event": "error", "node": error_node["id"], "name": error_node["name"]})
+        line = self.where[1] if self.where else None
+        source = self.where[0] if self.where else None
+        return {"pass": self.passes, "line": line, "file": source, "roots": self.roots,
+                "steps": steps, "dropped": dropped}
+
+
+# ---- .grad history ----------------------------------------------------------------------------
+
+def _change(prev, now, after_backward):
+    if prev is None and now is None:
+        return None
+    if prev is None:
+        return "computed" if after_backward else "set"
+    if now is None:
+        return "cleared"
+    if prev.shape != now.shape or prev.dtype != now.dtype:
+        return "set"
+    if prev.tobytes() == now.tobytes():  # bitwise: fast for small arrays, and nan equals nan
+        return None
+    if not now.any():
+        return "zeroed"
+    return "accumulated" if after_backward else "changed"
+
+
+class GradHistory:
+    """Remembers how each named tensor's ``.grad`` changed: computed, accumulated, zeroed, cleared.
+
+    ``snapshot`` compares every named tensor's gradient with the last one seen and records a
+    change; it runs before and after every backward pass and after every command, so a loop of
+    backward calls shows each accumulation, and ``x.grad.zero_()`` or ``x.grad = None`` between
+    them shows too.
+    """
+
+    def __init__(self, max_entries=HISTORY_ENTRIES, max_elements=HISTORY_MAX_ELEMENTS):
+        self.max_entries = max_entries
+        self.max_elements = max_elements
+        self._rows = {}
+        self._seq = 0
+
+    def clear(self):
+        self._rows.clear()
+
+    def snapshot(self, namespace, when):
+        """Records changes since the last snapshot.
+
+        Args:
+            namespace (dict): the session's names.
+            when (dict): where we are, e.g. ``{"kind": "after", "pass": 3, "line": 6}``;
+                ``kind`` is ``"before"``/``"after"`` (a backward pass) or ``"command"``.
+        """
+        seen = set()
+        for _, t in graph.named_tensors(namespace):
+            if id(t) in seen:
+                continue
+            seen.add(id(t))
+            row = self._rows.get(id(t))
+            if row is not None and row["ref"]() is not t:  # the id was reused by a new tensor
+                row = None
+            if row is None:
+                if not t._requires_grad and t._grad is None:
+                    continue
+                if t._data.size > self.max_elements:
+                    continue
+                row = self._rows[id(t)] = {"ref": weakref.ref(t), "last": None, "entries": [], "dropped": 0}
+            now = t._grad._data if t._grad is not None else None
+            if now is not None and now.size > self.max_elements:
+                continue
+            prev = row["last"]
+            change = _change(prev, now, when.get("kind") == "after")
+            if change is None:
+                continue
+            self._seq += 1
+            # Arrays now, text at export: formatting on every pass would slow training loops down.
+            entry = {"seq": self._seq, "change": change, "when": dict(when),
+                     "grad": None if now is None else np.array(now, copy=True)}
+            if change in ("accumulated", "changed"):
+                entry["delta"] = now.astype(np.float64) - prev
+            row["entries"].append(entry)
+            if len(row["entries"]) > self.max_entries:
+                row["entries"].pop(0)
+                row["dropped"] += 1
+            row["last"] = None if now is None else np.array(now, copy=True)
+
+    def export(self, namespace):
+        """``{tensor_id: {"entries", "dropped"}}`` for the named tensors; forgets the others."""
+        live = {id(t) for _, t in graph.named_tensors(namespace)}
+        for key in [k for k, row in self._rows.items() if k not in live or row["ref"]() is None]:
+            del self._rows[key]
+        return {f"t{k}": {"entries": [_entry_json(e) for e in row["entries"]], "dropped": row["dropped"]}
+                for k, row in self._rows.items() if row["entries"]}
+
+
+def _entry_json(entry):
+    out = dict(entry)
+    for key in ("grad", "delta"):
+        if out.get(key) is not None:
+            out[key] = graph.preview(out[key])
+    return out
+
+
+def tensor_by_name(namespace, name):
+    """The tensor a graph name (``x`` or ``model.weight``) refers to, or None."""
+    for n, t in graph.named_tensors(namespace):
+        if n == name:
+            return t
+    return None
+
