@@ -1,6 +1,7 @@
 """The Markdown report: one row per workload, times with ratios to torch, targets and checks."""
 import datetime
 import platform
+import statistics
 
 import numpy as np
 
@@ -25,9 +26,17 @@ def _cpu_model():
 
 
 def _ratio(cell, ref):
-    if "seconds" in cell and ref is not None and "seconds" in ref:
-        return cell["seconds"] / ref["seconds"]
-    return None
+    """Time relative to ``ref``: the median over rounds of the ratio of the two batches of a round.
+
+    The batches of one round run back to back, so pairing them cancels most of the drift of a
+    shared machine's load, which the ratio of the two overall medians would not.
+    """
+    if "seconds" not in cell or ref is None or "seconds" not in ref:
+        return None
+    mine, theirs = cell.get("rounds"), ref.get("rounds")
+    if mine and theirs and len(mine) == len(theirs):
+        return statistics.median(a / b for a, b in zip(mine, theirs))
+    return cell["seconds"] / ref["seconds"]
 
 
 class _Notes:
@@ -71,7 +80,7 @@ def _verdict(row_id, results):
         if "seconds" not in other:
             marks.append(f"{rival} –")
         else:
-            marks.append(f"{rival} " + ("✓" if subject["seconds"] < other["seconds"] else "✗"))
+            marks.append(f"{rival} " + ("✓" if _ratio(subject, other) < 1 else "✗"))
     return " · ".join(marks)
 
 
@@ -139,7 +148,8 @@ def render(rows, names, results, versions, settings, tolerance):
            if settings.get("malloc_pad") else "; glibc malloc defaults."),
         f"Each time is the median over {settings['repeats']} batches of ≥ {settings['min_time']:g} s "
         "(forward + backward, per call; W1 per op). "
-        "(×) = time / torch's time; lower is better.",
+        "(×) = time / torch's time, the median over rounds of the ratio of batches run back to back "
+        "(robust to the machine's load drifting); lower is better.",
         "",
     ] + lines + [""]
     if notes.reasons:

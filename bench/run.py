@@ -48,13 +48,13 @@ def _parse(argv):
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--quick", action="store_true", help="few short repeats; does not write results.md")
     parser.add_argument("--only", default="", help="comma-separated workloads, e.g. W1,W3 or W3-vec")
-    parser.add_argument("--repeats", type=int, help="batches per measurement (default 11, quick 3)")
+    parser.add_argument("--repeats", type=int, help="batches per measurement (default 15, quick 3)")
     parser.add_argument("--min-time", type=float, help="seconds per batch (default 0.2, quick 0.01)")
     parser.add_argument("--out", help="Markdown file to write (default bench/results.md; quick: none)")
     parser.add_argument("--no-malloc-pad", action="store_true",
                         help="do not set MALLOC_TOP_PAD_ for the workers (see worker.py)")
     args = parser.parse_args(argv)
-    args.repeats = args.repeats or (3 if args.quick else 11)
+    args.repeats = args.repeats or (3 if args.quick else 15)
     args.min_time = args.min_time if args.min_time is not None else (0.01 if args.quick else 0.2)
     if args.out is None and not args.quick:
         args.out = str(HERE / "results.md")
@@ -80,7 +80,8 @@ def run_row(row_id, workload, workers, repeats, min_time):
 
     Returns:
         dict: framework name -> cell with ``seconds`` (median per unit; W1 per op), ``spread``,
-        ``calls``, ``gc_share`` and ``error``, or with ``na``.
+        ``calls``, ``gc_share``, ``rounds`` (seconds per call in each round, in order) and
+        ``error``, or with ``na``.
     """
     per = problems.make_data(workload)["n_ops"] if workload == "W1" else 1
     cells = {}
@@ -97,7 +98,8 @@ def run_row(row_id, workload, workers, repeats, min_time):
     for w in timed:
         stats = timing.summarize(batches[w.name], cells[w.name]["calls"])
         cells[w.name].update(seconds=stats["median"] / per, spread=(stats["min"] / per, stats["max"] / per),
-                             gc_share=stats["gc_share"])
+                             gc_share=stats["gc_share"],
+                             rounds=[elapsed / stats["calls"] for elapsed, _ in batches[w.name]])
     return cells
 
 
