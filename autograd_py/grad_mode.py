@@ -35,7 +35,16 @@ class _GradModeContext:
         return self.__class__()
 
 
-class no_grad(_GradModeContext):
+class _NoParamDecorator(_GradModeContext):
+    """Also usable bare, as ``@torch.no_grad`` without parentheses, as PyTorch allows."""
+
+    def __new__(cls, orig_func=None):
+        if orig_func is None:
+            return super().__new__(cls)
+        return cls()(orig_func)
+
+
+class no_grad(_NoParamDecorator):
     """Context manager (and decorator) that disables gradient recording.
 
     Example::
@@ -50,7 +59,7 @@ class no_grad(_GradModeContext):
     _mode = False
 
 
-class enable_grad(_GradModeContext):
+class enable_grad(_NoParamDecorator):
     """Context manager (and decorator) that enables gradient recording inside ``no_grad``."""
 
     _mode = True
@@ -58,6 +67,11 @@ class enable_grad(_GradModeContext):
 
 class inference_mode(no_grad):
     """Treated as ``no_grad``: there are no inference tensors here."""
+
+    def __new__(cls, mode=True):
+        if callable(mode):  # used bare: @torch.inference_mode
+            return cls()(mode)
+        return object.__new__(cls)
 
     def __init__(self, mode=True):
         self._mode = not mode

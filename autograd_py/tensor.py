@@ -222,8 +222,6 @@ class Tensor:
     def item(self):
         if self._data.size != 1:
             raise RuntimeError(f"a Tensor with {self._data.size} elements cannot be converted to Scalar")
-        if self._requires_grad and grad_mode._state[0]:
-            warn_once(ITEM_REQUIRES_GRAD_WARNING)
         return self._data.reshape(()).item()
 
     def tolist(self):
@@ -242,6 +240,9 @@ class Tensor:
         return self._data if dtype is None else self._data.astype(dtype)
 
     def __float__(self):
+        # PyTorch 2.13 warns here, not in item() or int().
+        if self._requires_grad and grad_mode._state[0]:
+            warn_once(ITEM_REQUIRES_GRAD_WARNING)
         return float(self.item())
 
     def __int__(self):

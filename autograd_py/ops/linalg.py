@@ -5,11 +5,27 @@ from .base import Tensor, _make, batched, grad_on, np, record
 from .shape import reshape, squeeze, t, transpose, unsqueeze
 
 
+def _c_name(t):
+    from ..tensor import _C_TYPE_NAMES
+    return _C_TYPE_NAMES[t._data.dtype.name]
+
+
+def _short(t):
+    return t.dtype.legacy_name[:-6]
+
+
 def _same_dtype(a, b, op):
-    if a._data.dtype != b._data.dtype:
-        raise RuntimeError(f"expected m1 and m2 to have the same dtype, but got: {a.dtype} != {b.dtype}"
-                           if op == "mm" else
-                           f"expected scalar type {a.dtype.legacy_name[:-6]} but found {b.dtype.legacy_name[:-6]}")
+    """PyTorch's dtype-mismatch message, which differs per product op."""
+    if a._data.dtype == b._data.dtype:
+        return
+    if op == "mm":
+        raise RuntimeError(f"expected m1 and m2 to have the same dtype, but got: {_c_name(a)} != {_c_name(b)}")
+    if op == "dot":
+        raise RuntimeError(f"dot : expected both vectors to have same dtype, but found {_short(a)} and {_short(b)}")
+    if op == "mv":
+        raise RuntimeError(f"addmv input tensors must have the same dtype, but got {_short(b)}, {_short(a)}, "
+                           f"and {_short(b)}")
+    raise RuntimeError(f"expected scalar type {_short(a)} but found {_short(b)}")
 
 
 def _product_node(cls, out, a, b):
@@ -54,6 +70,10 @@ class AddmmBackward0(Node):
 
 def addmm(input, mat1, mat2):
     """``input + mat1 @ mat2`` as one node, which is what ``F.linear`` with a bias records."""
+    if input._data.dtype != mat2._data.dtype:
+        raise RuntimeError(f"self and mat2 must have the same dtype, but got {_short(input)} and {_short(mat2)}")
+    if mat1._data.dtype != mat2._data.dtype:
+        raise RuntimeError(f"mat1 and mat2 must have the same dtype, but got {_short(mat1)} and {_short(mat2)}")
     prod = mm(mat1.detach(), mat2.detach())
     out = _make(prod._data + input._data)
     if grad_on(input, mat1, mat2):
@@ -140,6 +160,7 @@ def bmm(input, mat2):
         raise RuntimeError("Expected size for first two dimensions of batch2 tensor to be: "
                            f"[{input._data.shape[0]}, {input._data.shape[2]}] but got: "
                            f"[{mat2._data.shape[0]}, {mat2._data.shape[1]}].")
+    _same_dtype(input, mat2, "bmm")
     return matmul_batched(input, mat2)
 
 

@@ -235,8 +235,26 @@ class SigmoidBackward0(Node):
 
 class ReluBackward0(Node):
     def backward(self, grad):
-        # Taken as 0 at 0, like PyTorch's threshold_backward.
-        return grad * (self.saved("result") > 0)
+        return threshold_backward(grad, self.saved("result"))
+
+
+class ThresholdBackwardBackward0(Node):
+    def backward(self, grad):
+        g = threshold_backward(grad, self.saved("self")) if self.next_functions[0][0] is not None else None
+        return g, (grad * 0 if self.next_functions[1][0] is not None else None)
+
+
+def threshold_backward(grad, result):
+    """``grad`` where ``result > 0``, else 0 (so relu's gradient at 0 is 0, as in PyTorch).
+
+    A primitive of its own, as in PyTorch, so relu has a (zero) second derivative.
+    """
+    out = _make(np.where(result._data > 0, grad._data, 0).astype(grad._data.dtype, copy=False))
+    if grad_on(grad, result):
+        node = ThresholdBackwardBackward0()
+        node.save(self=result)
+        record(out, node, (grad, result))
+    return out
 
 
 class ReciprocalBackward0(Node):

@@ -43,6 +43,11 @@ def _reduced(input, dims, keepdim, node, **saved):
 
 
 # ---------------------------------------------------------------------------- sum / mean / prod
+def _accurate(fn, data, dims, keepdim):
+    """Reduces float32/16 in float64 and rounds once, which gives PyTorch's correctly rounded sums."""
+    if data.dtype.kind == "f" and data.dtype.itemsize < 8:
+        return np.asarray(fn(data, axis=dims, keepdims=keepdim, dtype=np.float64)).astype(data.dtype)
+    return fn(data, axis=dims, keepdims=keepdim)
 class SumBackward0(_Reduction):
     def backward(self, grad):
         return self._back(grad)
@@ -60,7 +65,7 @@ def sum(input, dim=None, keepdim=False, dtype=None):
     elif data.dtype.kind in "bui":
         data = data.astype(np.int64)
     dims = _dims(dim, data.ndim)
-    out = _make(np.sum(data, axis=dims, keepdims=keepdim))
+    out = _make(_accurate(np.sum, data, dims, keepdim))
     if grad_on(input):
         node = SumBackward0() if dim is None else SumBackward1()
         record(out, _reduced(input, dims, keepdim, node), (input,))
@@ -83,7 +88,7 @@ def mean(input, dim=None, keepdim=False, dtype=None):
         raise RuntimeError("mean(): could not infer output dtype. Input dtype must be either a floating "
                            f"point or complex dtype. Got: {input.dtype.legacy_name[:-6]}")
     dims = _dims(dim, data.ndim)
-    out = _make(np.mean(data, axis=dims, keepdims=keepdim))
+    out = _make(_accurate(np.mean, data, dims, keepdim))
     if grad_on(input):
         node = MeanBackward0() if dim is None else MeanBackward1()
         node.count = int(np.prod([data.shape[d] for d in dims])) if data.ndim else 1
@@ -484,7 +489,8 @@ def softmax(input, dim=None, dtype=None):
 def log_softmax(input, dim=None, dtype=None):
     data = float_data(input) if dtype is None else input._data.astype(dtypes.to_numpy_dtype(dtype))
     d = _softmax_dim(dim, data.ndim)
-    out = _make((data - _np_logsumexp(data, (d,), True)).astype(data.dtype, copy=False))
+    shifted = data - np.max(data, axis=d, keepdims=True)  # PyTorch's order of rounding
+    out = _make((shifted - np.log(np.sum(np.exp(shifted), axis=d, keepdims=True))).astype(data.dtype, copy=False))
     if grad_on(input):
         node = LogSoftmaxBackward0()
         node.dim = d - data.ndim

@@ -112,9 +112,12 @@ def expand(input, *sizes):
     try:
         data = np.broadcast_to(input._data, target)
     except ValueError:
+        # PyTorch names the first mismatch from the right.
+        dim = next(i for i in range(len(target) - 1, lead - 1, -1)
+                   if src[i - lead] != 1 and src[i - lead] != target[i])
         raise RuntimeError(
-            f"The expanded size of the tensor ({target[-1]}) must match the existing size ({src[-1]}) at "
-            f"non-singleton dimension {len(target) - 1}.  Target sizes: {list(sizes)}.  Tensor sizes: "
+            f"The expanded size of the tensor ({target[dim]}) must match the existing size ({src[dim - lead]}) "
+            f"at non-singleton dimension {dim}.  Target sizes: {list(sizes)}.  Tensor sizes: "
             f"{list(src)}") from None
     out = as_view(_make(data), input)
     if grad_on(input):
