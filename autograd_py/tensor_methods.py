@@ -1,4 +1,6 @@
 """Binds the ops to ``Tensor`` as methods and operators: the one table a new op adds a line to."""
+import numpy as np
+
 from . import creation as C
 from . import dtypes
 from .ops import indexing as I
@@ -59,6 +61,40 @@ Tensor.clamp_min_ = lambda self, min: Tensor.clamp_(self, min=min)
 Tensor.clamp_max_ = lambda self, max: Tensor.clamp_(self, max=max)
 Tensor.clamp_min = lambda self, min: P.clamp(self, min=min)
 Tensor.clamp_max = lambda self, max: P.clamp(self, max=max)
+
+
+# ---------------------------------------------------------------------------- composites and random fills
+def addcmul(input, tensor1, tensor2, value=1):
+    return P.add(input, P.mul(P.mul(tensor1, tensor2), value))
+
+
+def addcdiv(input, tensor1, tensor2, value=1):
+    return P.add(input, P.mul(P.div(tensor1, tensor2), value))
+
+
+def lerp(input, end, weight):
+    return P.add(input, P.mul(P.sub(end, input), weight))
+
+
+for _name, _fn in (("addcmul", addcmul), ("addcdiv", addcdiv), ("lerp", lerp)):
+    setattr(Tensor, _name, _fn)
+    setattr(Tensor, _name + "_", _inplace_method(_fn))
+
+
+def _random_fill(name, sample):
+    """``t.normal_(...)`` and friends: fill in place from the seeded generator (as initialisers do)."""
+    def method(self, *args, generator=None):
+        rng = (generator or C.default_generator)._rng
+        data = np.asarray(sample(rng, self._data.shape, *args)).astype(self._data.dtype)
+        return IP.apply(self, lambda old: IP._filled(old, data, IP.FillBackward0))
+    method.__name__ = name
+    return method
+
+
+Tensor.normal_ = _random_fill("normal_", lambda r, s, mean=0.0, std=1.0: r.normal(mean, std, s))
+Tensor.uniform_ = _random_fill("uniform_", lambda r, s, low=0.0, high=1.0: r.uniform(low, high, s))
+Tensor.bernoulli_ = _random_fill("bernoulli_", lambda r, s, p=0.5: r.random(s) < p)
+Tensor.exponential_ = _random_fill("exponential_", lambda r, s, lambd=1.0: r.exponential(1 / lambd, s))
 
 
 # ---------------------------------------------------------------------------- operators
