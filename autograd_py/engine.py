@@ -8,6 +8,7 @@ import heapq
 from . import grad_mode
 from .node import AccumulateGrad, GraphRoot
 from .ops.base import batch_ndim
+from .tensor import _make
 
 # An optional callable receiving one dict per engine event (the step-through view uses it).
 _listener = [None]
@@ -68,9 +69,13 @@ def _needed(order, targets):
 def _validate(node, grads):
     """Sums broadcast gradients back to each input's shape and casts dtypes: the one place for it."""
     meta = node._input_meta
+    if len(grads) != len(node.next_functions):
+        raise RuntimeError(
+            f"function {node.name()} returned an incorrect number of gradients "
+            f"(expected {len(node.next_functions)}, got {len(grads)})")
     nb = batch_ndim[0]
     for i, g in enumerate(grads):
-        if g is None or i >= len(meta) or meta[i] is None:
+        if g is None or meta[i] is None:
             continue
         shape, dtype = meta[i]
         if g._data.shape[nb:] != shape or g._data.ndim != len(shape) + nb:
@@ -78,10 +83,6 @@ def _validate(node, grads):
         if g._data.dtype != dtype:
             g = g._cast(dtype)
         grads[i] = g
-    if len(grads) != len(node.next_functions):
-        raise RuntimeError(
-            f"function {node.name()} returned an incorrect number of gradients "
-            f"(expected {len(node.next_functions)}, got {len(grads)})")
     return grads
 
 
@@ -167,7 +168,9 @@ def run_backward(roots, root_grads, keep_graph, create_graph, inputs=None, accum
                 continue
             for g in grads:
                 if g is not None:
-                    out = _validate(node, node.apply(grads))
+                    out = node.apply(grads)
+                    if node._input_meta is not None:
+                        out = _validate(node, out)
                     if node._hooks:
                         for fn in list(node._hooks.values()):
                             fn(tuple(out), tuple(grads))
@@ -187,7 +190,7 @@ def run_backward(roots, root_grads, keep_graph, create_graph, inputs=None, accum
                 if buf is None:
                     buf = buffers[nxt] = [None] * nxt.num_outputs
                 if g is not None:
-                    buf[nr] = g if buf[nr] is None else buf[nr] + g
+                    buf[nr] = g if buf[nr] is None else _add_grads(buf[nr], g, create_graph)
                 remaining = deps[nxt] - 1
                 deps[nxt] = remaining
                 if remaining == 0:
@@ -214,6 +217,13 @@ def _capture(node, grads, captures, captured, inputs, accumulate, needed):
     # Stop at an input unless another input lies further back through this node.
     return isinstance(node, AccumulateGrad) or not any(
         n is not None and n in needed for n, _ in node.next_functions)
+
+
+def _add_grads(a, b, create_graph):
+    """Sums two gradients for one input; without a graph to record, NumPy does it directly."""
+    if create_graph or a._data.shape != b._data.shape or a._data.dtype != b._data.dtype:
+        return a + b
+    return _make(a._data + b._data)
 
 
 def _accumulate_into_input(t, grad):

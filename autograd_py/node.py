@@ -264,7 +264,7 @@ class GraphRoot(Node):
     def __init__(self, edges, grads):
         super().__init__()
         self.next_functions = tuple(edges)
-        self._input_meta = tuple(None for _ in edges)
+        self._input_meta = None
         self._grads = grads
 
     def apply(self, grads):

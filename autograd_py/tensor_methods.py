@@ -98,15 +98,16 @@ Tensor.exponential_ = _random_fill("exponential_", lambda r, s, lambd=1.0: r.exp
 
 
 # ---------------------------------------------------------------------------- operators
-Tensor.__add__ = Tensor.__radd__ = lambda self, other: P.add(self, other)
-Tensor.__sub__ = lambda self, other: P.sub(self, other)
-Tensor.__rsub__ = lambda self, other: P.rsub(self, other)
-Tensor.__mul__ = Tensor.__rmul__ = lambda self, other: P.mul(self, other)
-Tensor.__truediv__ = lambda self, other: P.div(self, other)
+# Bound directly (no wrapper): operators are the hottest path in every workload.
+Tensor.__add__ = Tensor.__radd__ = P.add
+Tensor.__sub__ = P.sub
+Tensor.__rsub__ = P.rsub
+Tensor.__mul__ = Tensor.__rmul__ = P.mul
+Tensor.__truediv__ = P.div
 Tensor.__rtruediv__ = lambda self, other: P.mul(P.reciprocal(self), other)
-Tensor.__pow__ = lambda self, other: P.pow(self, other)
+Tensor.__pow__ = P.pow
 Tensor.__rpow__ = lambda self, other: P.pow(other, self)
-Tensor.__matmul__ = lambda self, other: L.matmul(self, other)
+Tensor.__matmul__ = L.matmul
 Tensor.__rmatmul__ = lambda self, other: L.matmul(other, self)
 Tensor.__neg__ = P.neg
 Tensor.__pos__ = lambda self: self

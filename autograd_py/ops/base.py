@@ -31,27 +31,37 @@ def grad_on(*tensors):
     return False
 
 
-def _edges(node, inputs):
+_NO_EDGE = (None, 0)
+
+
+def _edges(node, inputs, like=None):
+    """Sets ``next_functions`` and the input metadata the engine checks gradients against.
+
+    With ``like`` (the op's output), an input with the output's shape and dtype needs no check,
+    since a built-in formula then returns a gradient of that shape: ``_input_meta`` holds None
+    for it, and is None altogether when no input needs one (the common case, kept cheap).
+    """
     edges = []
-    meta = []
-    for t in inputs:
-        if isinstance(t, Tensor):
-            meta.append((t._data.shape, t._data.dtype))
-            if t._requires_grad:
-                fn = t._grad_fn
-                edges.append((fn, t._output_nr) if fn is not None else (t._get_accumulator(), 0))
-                continue
+    meta = None
+    for i, t in enumerate(inputs):
+        if isinstance(t, Tensor) and t._requires_grad:
+            fn = t._grad_fn
+            edges.append((fn, t._output_nr) if fn is not None else (t._accumulator or t._get_accumulator(), 0))
+            d = t._data
+            if like is None or d.shape != like.shape or d.dtype != like.dtype:
+                if meta is None:
+                    meta = [None] * len(inputs)
+                meta[i] = (d.shape, d.dtype)
         else:
-            meta.append(None)
-        edges.append((None, 0))
+            edges.append(_NO_EDGE)
     node.next_functions = tuple(edges)
-    node._input_meta = tuple(meta)
+    node._input_meta = meta
 
 
 def record(out, node, inputs):
     """Makes ``node`` the ``grad_fn`` of ``out``; ``inputs`` are the op's operands, in order
     (numbers stay in the list, as PyTorch keeps a ``(None, 0)`` edge for a wrapped scalar)."""
-    _edges(node, inputs)
+    _edges(node, inputs, out._data)
     out._grad_fn = node
     out._requires_grad = True
     return out

@@ -223,14 +223,47 @@ class TanBackward0(Node):
 
 class TanhBackward0(Node):
     def backward(self, grad):
-        result = self.saved("result")
-        return grad * (1 - result * result)
+        return tanh_backward(grad, self.saved("result"))
 
 
 class SigmoidBackward0(Node):
     def backward(self, grad):
-        result = self.saved("result")
-        return grad * (result * (1 - result))
+        return sigmoid_backward(grad, self.saved("result"))
+
+
+class TanhBackwardBackward0(Node):
+    def backward(self, grad):
+        g_out, y = self.saved("grad_output"), self.saved("output")
+        gg = tanh_backward(grad, y) if self.next_functions[0][0] is not None else None
+        gy = grad * g_out * y * -2 if self.next_functions[1][0] is not None else None
+        return gg, gy
+
+
+class SigmoidBackwardBackward0(Node):
+    def backward(self, grad):
+        g_out, y = self.saved("grad_output"), self.saved("output")
+        gg = sigmoid_backward(grad, y) if self.next_functions[0][0] is not None else None
+        gy = grad * g_out * (1 - 2 * y) if self.next_functions[1][0] is not None else None
+        return gg, gy
+
+
+def _fused_backward(grad, output, np_fn, node_cls):
+    out = _make(np_fn(grad._data, output._data))
+    if grad_on(grad, output):
+        node = node_cls()
+        node.save(grad_output=grad, output=output)
+        record(out, node, (grad, output))
+    return out
+
+
+def tanh_backward(grad, output):
+    """``grad * (1 - output²)`` as one op, as in PyTorch; it has its own (double) backward."""
+    return _fused_backward(grad, output, lambda g, y: g * (1 - y * y), TanhBackwardBackward0)
+
+
+def sigmoid_backward(grad, output):
+    """``grad * output * (1 - output)`` as one op, as in PyTorch; it has its own backward."""
+    return _fused_backward(grad, output, lambda g, y: g * (y * (1 - y)), SigmoidBackwardBackward0)
 
 
 class ReluBackward0(Node):
