@@ -28,22 +28,22 @@ def gradient_edge(t):
     return (t._get_accumulator(), 0)
 
 
-def _collect(root):
-    """Counts incoming edges per node and returns (dependencies, nodes in discovery order)."""
+def _collect(root, want_order=False):
+    """Counts incoming edges per node; also returns the nodes in discovery order if asked."""
     deps = {}
-    seen = {root}
-    order = [root]
+    order = [root] if want_order else None
     stack = [root]
     while stack:
-        node = stack.pop()
-        for nxt, _ in node.next_functions:
+        for nxt, _ in stack.pop().next_functions:
             if nxt is None:
                 continue
-            deps[nxt] = deps.get(nxt, 0) + 1
-            if nxt not in seen:
-                seen.add(nxt)
-                order.append(nxt)
+            if nxt in deps:
+                deps[nxt] += 1
+            else:  # first sight: the root is never an edge target, so deps doubles as "seen"
+                deps[nxt] = 1
                 stack.append(nxt)
+                if want_order:
+                    order.append(nxt)
     return deps, order
 
 
@@ -127,7 +127,7 @@ def run_backward(roots, root_grads, keep_graph, create_graph, inputs=None, accum
         list: with ``accumulate=False``, one gradient (or None) per input.
     """
     root = GraphRoot([gradient_edge(t) for t in roots], root_grads)
-    deps, order = _collect(root)
+    deps, order = _collect(root, want_order=inputs is not None)
 
     captures = {}
     needed = None

@@ -1,5 +1,6 @@
 """Elementwise primitives. Each backward class gives one formula per input, as derivatives.yaml does."""
 from ..dtypes import get_default_dtype
+from .. import grad_mode
 from ..node import Node
 from .base import Tensor, _make, float_data, grad_on, np, operands, record, result_np_dtype
 
@@ -163,9 +164,11 @@ def square(input):
 
 # ---------------------------------------------------------------------------- unary functions
 def _unary(input, fn, node_cls, saves=None, floating=True):
-    data = float_data(input) if floating else input._data
+    data = input._data
+    if floating and data.dtype.kind != "f":
+        data = float_data(input)
     out = _make(fn(data))
-    if grad_on(input):
+    if input._requires_grad and grad_mode._state[0]:
         node = node_cls()
         if saves == "self":
             node.save(self=input)
