@@ -139,6 +139,8 @@ class Session:
             return {"ok": False, "stdout": "", "stderr": "", "error": exc.to_json(), "duration_ms": 0,
                     "request_error": True}
         before = None if watched is None or watched._grad is None else watched._grad._data.astype("float64")
+        if self.on_output is not None:  # the call goes to the console first, as if typed there
+            self.on_output("echo", "".join(f">>> {line}\n" for line in plan.source.splitlines()))
         result = self._execute(plan.source, CONSOLE_FILENAME, "exec")
         result["echo"] = plan.source
         if watched is not None and result["ok"]:

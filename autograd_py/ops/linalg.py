@@ -168,6 +168,12 @@ def matmul(input, other):
     if not isinstance(other, Tensor):
         raise TypeError(f"matmul(): argument 'other' (position 2) must be Tensor, not {type(other).__name__}")
     da, db = input._data.ndim, other._data.ndim
+    if not grad_on(input, other) and da and db and input._data.dtype == other._data.dtype:
+        # No graph to record (e.g. inside a backward pass): one NumPy call, no view bookkeeping.
+        try:
+            return _make(np.matmul(input._data, other._data))
+        except ValueError:
+            pass  # fall through, for PyTorch's error message
     if da == 0 or db == 0:
         raise RuntimeError(f"both arguments to matmul need to be at least 1D, but they are {da}D and {db}D")
     if da == 1 and db == 1:

@@ -130,10 +130,22 @@ class PowBackward2(Node):
         return grad * self.saved("result") * float(np.log(self.saved("self")))
 
 
+# PyTorch computes these exponents by multiplication, bit for bit, and it is faster than np.power.
+_SPECIAL_POWERS = {
+    2: lambda a: a * a, 3: lambda a: a * a * a, -1: lambda a: 1 / a, -2: lambda a: 1 / (a * a),
+    0.5: np.sqrt, -0.5: lambda a: 1 / np.sqrt(a),
+}
+
+
+def _np_power(a, e):
+    special = _SPECIAL_POWERS.get(e) if a.dtype.kind == "f" else None
+    return special(a).astype(a.dtype, copy=False) if special is not None else np.power(a, e)
+
+
 def pow(input, exponent):
     if isinstance(input, Tensor) and not isinstance(exponent, Tensor):
         a, e = operands(input, exponent)
-        out = _make(np.power(a, e))
+        out = _make(_np_power(a, e))
         if grad_on(input):
             node = PowBackward0()
             node.save(self=input, exponent=exponent)
