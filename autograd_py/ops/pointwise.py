@@ -480,20 +480,19 @@ def clamp(input, min=None, max=None):
 class MaximumBackward0(Node):
     def backward(self, grad):
         a, b = self.saved("self"), self.saved("other")
-        # Ties split the gradient in half, as in PyTorch.
-        half = grad / 2
-        ga = where(a == b, half, where(a > b, grad, 0.0))
-        gb = where(a == b, half, where(b > a, grad, 0.0))
-        return ga, gb
+        return _pick_backward(grad, a, b, a > b)
 
 
 class MinimumBackward0(Node):
     def backward(self, grad):
         a, b = self.saved("self"), self.saved("other")
-        half = grad / 2
-        ga = where(a == b, half, where(a < b, grad, 0.0))
-        gb = where(a == b, half, where(b < a, grad, 0.0))
-        return ga, gb
+        return _pick_backward(grad, a, b, a < b)
+
+
+def _pick_backward(grad, a, b, a_wins):
+    """The gradient of picking ``a`` where ``a_wins``, else ``b``; ties split it in half, as in PyTorch."""
+    half, tie = grad / 2, a == b
+    return where(tie, half, where(a_wins, grad, 0.0)), where(tie, half, where(a_wins, 0.0, grad))
 
 
 def maximum(input, other):
