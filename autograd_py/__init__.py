@@ -21,11 +21,12 @@ from .formatting import set_printoptions
 from .grad_mode import (enable_grad, inference_mode, is_grad_enabled, no_grad, set_grad_enabled)
 from .ops.indexing import index_select, masked_fill, masked_select, narrow, nonzero, select
 from .ops.linalg import addmm, bmm, dot, inner, matmul, mm, mv, outer
-from .ops.pointwise import (abs, add, allclose, ceil, clamp, clone, cos, div, eq, equal, exp, floor,
-                            floor_divide, ge, gt, isfinite, isinf, isnan, le, log, log1p, logical_and,
-                            logical_not, logical_or, lt, maximum, minimum, mul, ne, neg, pow, reciprocal,
-                            relu, remainder, round, rsub, sigmoid, sign, sin, sqrt, square, sub, tan, tanh,
-                            trunc, where)
+from .ops.comparison import (allclose, clamp, eq, equal, floor_divide, ge, gt, isfinite, isinf, isnan, le,
+                             logical_and, logical_not, logical_or, lt, maximum, minimum, ne, remainder,
+                             where)
+from .ops.pointwise import (abs, add, ceil, clone, cos, div, exp, floor, log, log1p, mul, neg, pow,
+                            reciprocal, relu, round, rsub, sigmoid, sign, sin, sqrt, square, sub, tan, tanh,
+                            trunc)
 from .ops.reduction import (all, amax, any, argmax, argmin, count_nonzero, cumsum, gather, logsumexp,
                             log_softmax, max, mean, min, norm, prod, softmax, std, sum, var)
 from .ops.shape import (broadcast_to, cat, chunk, concat, concatenate, flatten, flip,

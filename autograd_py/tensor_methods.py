@@ -3,6 +3,7 @@ import numpy as np
 
 from . import creation as C
 from . import dtypes
+from .ops import comparison as CMP
 from .ops import indexing as I
 from .ops import inplace as IP
 from .ops import linalg as L
@@ -18,11 +19,11 @@ _METHODS = {
     "negative": P.neg, "abs": P.abs, "exp": P.exp, "log": P.log, "log1p": P.log1p, "sqrt": P.sqrt,
     "sin": P.sin, "cos": P.cos, "tan": P.tan, "tanh": P.tanh, "sigmoid": P.sigmoid, "relu": P.relu,
     "reciprocal": P.reciprocal, "sign": P.sign, "floor": P.floor, "ceil": P.ceil, "round": P.round,
-    "trunc": P.trunc, "clamp": P.clamp, "clip": P.clamp, "maximum": P.maximum, "minimum": P.minimum,
-    "clone": P.clone, "eq": P.eq, "ne": P.ne, "lt": P.lt, "le": P.le, "gt": P.gt, "ge": P.ge,
-    "logical_not": P.logical_not, "logical_and": P.logical_and, "logical_or": P.logical_or,
-    "isnan": P.isnan, "isinf": P.isinf, "isfinite": P.isfinite, "allclose": P.allclose, "equal": P.equal,
-    "floor_divide": P.floor_divide, "remainder": P.remainder, "fmod": P.fmod,
+    "trunc": P.trunc, "clamp": CMP.clamp, "clip": CMP.clamp, "maximum": CMP.maximum, "minimum": CMP.minimum,
+    "clone": P.clone, "eq": CMP.eq, "ne": CMP.ne, "lt": CMP.lt, "le": CMP.le, "gt": CMP.gt, "ge": CMP.ge,
+    "logical_not": CMP.logical_not, "logical_and": CMP.logical_and, "logical_or": CMP.logical_or,
+    "isnan": CMP.isnan, "isinf": CMP.isinf, "isfinite": CMP.isfinite, "allclose": CMP.allclose, "equal": CMP.equal,
+    "floor_divide": CMP.floor_divide, "remainder": CMP.remainder, "fmod": CMP.fmod,
     # reductions
     "sum": R.sum, "mean": R.mean, "prod": R.prod, "max": R.max, "min": R.min, "amax": R.amax,
     "argmax": R.argmax, "argmin": R.argmin, "var": R.var, "std": R.std, "norm": R.norm,
@@ -59,8 +60,8 @@ for _name in ("add", "sub", "mul", "div", "pow", "clamp", "neg", "abs", "exp", "
     setattr(Tensor, _name + "_", _inplace_method(_METHODS[_name]))
 Tensor.clamp_min_ = lambda self, min: Tensor.clamp_(self, min=min)
 Tensor.clamp_max_ = lambda self, max: Tensor.clamp_(self, max=max)
-Tensor.clamp_min = lambda self, min: P.clamp(self, min=min)
-Tensor.clamp_max = lambda self, max: P.clamp(self, max=max)
+Tensor.clamp_min = lambda self, min: CMP.clamp(self, min=min)
+Tensor.clamp_max = lambda self, max: CMP.clamp(self, max=max)
 
 
 # ---------------------------------------------------------------------------- composites and random fills
@@ -112,19 +113,19 @@ Tensor.__rmatmul__ = lambda self, other: L.matmul(other, self)
 Tensor.__neg__ = P.neg
 Tensor.__pos__ = lambda self: self
 Tensor.__abs__ = P.abs
-Tensor.__floordiv__ = P.floor_divide
-Tensor.__rfloordiv__ = lambda self, other: P.floor_divide(other, self)
-Tensor.__mod__ = P.remainder
-Tensor.__eq__ = P.eq
-Tensor.__ne__ = P.ne
-Tensor.__lt__ = P.lt
-Tensor.__le__ = P.le
-Tensor.__gt__ = P.gt
-Tensor.__ge__ = P.ge
-Tensor.__and__ = Tensor.__rand__ = P.bitwise_and
-Tensor.__or__ = Tensor.__ror__ = P.bitwise_or
-Tensor.__xor__ = Tensor.__rxor__ = P.bitwise_xor
-Tensor.__invert__ = P.bitwise_not
+Tensor.__floordiv__ = CMP.floor_divide
+Tensor.__rfloordiv__ = lambda self, other: CMP.floor_divide(other, self)
+Tensor.__mod__ = CMP.remainder
+Tensor.__eq__ = CMP.eq
+Tensor.__ne__ = CMP.ne
+Tensor.__lt__ = CMP.lt
+Tensor.__le__ = CMP.le
+Tensor.__gt__ = CMP.gt
+Tensor.__ge__ = CMP.ge
+Tensor.__and__ = Tensor.__rand__ = CMP.bitwise_and
+Tensor.__or__ = Tensor.__ror__ = CMP.bitwise_or
+Tensor.__xor__ = Tensor.__rxor__ = CMP.bitwise_xor
+Tensor.__invert__ = CMP.bitwise_not
 Tensor.__getitem__ = I.getitem
 Tensor.__setitem__ = I.setitem
 Tensor.__iadd__ = Tensor.add_

@@ -7,7 +7,8 @@ import math
 from ..node import Node
 from ..ops import inplace
 from ..ops.base import _make, float_data, grad_on, np, record
-from ..ops.pointwise import exp, sigmoid, tanh, where
+from ..ops.comparison import where
+from ..ops.pointwise import exp, sigmoid, tanh
 
 _SQRT_2 = math.sqrt(2.0)
 _SQRT_2_OVER_PI = math.sqrt(2.0 / math.pi)

@@ -6,7 +6,8 @@ follow PyTorch's (derivatives.yaml) and are written in Tensor ops so they can be
 from .. import dtypes
 from ..node import Node
 from ..ops.base import _make, grad_on, np, record, result_np_dtype
-from ..ops.pointwise import abs, clamp, exp, log, log1p, relu, sigmoid, sign, where
+from ..ops.comparison import clamp, where
+from ..ops.pointwise import abs, exp, log, log1p, relu, sigmoid, sign
 from ..ops.shape import unsqueeze
 
 NONE, MEAN, SUM = 0, 1, 2

@@ -262,7 +262,7 @@ def masked_select(input, mask):
 
 class MaskedFillBackward0(Node):
     def backward(self, grad):
-        from .pointwise import where
+        from .comparison import where
         mask = self.saved("mask")
         g_self = masked_fill(grad, mask, 0.0) if self.next_functions[0][0] is not None else None
         if len(self.next_functions) == 1:

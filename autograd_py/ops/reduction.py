@@ -4,7 +4,8 @@ from .. import dtypes, grad_mode
 from ..node import Node
 from ..tensor import _wrap_dim
 from .base import _make, batch_ndim, batched, float_data, grad_on, np, record
-from .pointwise import exp, sign, where
+from .comparison import where
+from .pointwise import exp, sign
 from .shape import expand, unsqueeze
 
 
@@ -227,7 +228,7 @@ def _extreme(input, dim, keepdim, np_arg, np_val, name, full_cls, dim_cls):
 def max(input, dim=None, keepdim=False):
     from .base import Tensor
     if isinstance(dim, Tensor):
-        from .pointwise import maximum
+        from .comparison import maximum
         return maximum(input, dim)
     return _extreme(input, dim, keepdim, np.argmax, np.max, "max", MaxBackward1, MaxBackward0)
 
@@ -235,7 +236,7 @@ def max(input, dim=None, keepdim=False):
 def min(input, dim=None, keepdim=False):
     from .base import Tensor
     if isinstance(dim, Tensor):
-        from .pointwise import minimum
+        from .comparison import minimum
         return minimum(input, dim)
     return _extreme(input, dim, keepdim, np.argmin, np.min, "min", MinBackward1, MinBackward0)
 

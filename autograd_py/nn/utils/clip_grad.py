@@ -1,7 +1,7 @@
 """Gradient clipping, computed as PyTorch computes it (norm of the per-parameter norms)."""
 from ... import grad_mode
 from ...creation import tensor
-from ...ops.pointwise import clamp
+from ...ops.comparison import clamp
 from ...ops.reduction import norm
 from ...ops.shape import stack
 from ...tensor import Tensor

@@ -1,0 +1,185 @@
+"""Comparisons and selections: clamp, maximum, minimum and where (differentiable, with PyTorch's
+gradients at ties and bounds), and the comparison and logical ops, which have no gradient."""
+from ..node import Node
+from .base import Tensor, _make, grad_on, np, operands, record, result_np_dtype
+
+# ---------------------------------------------------------------------------- clamp, max/min, where
+class ClampBackward1(Node):
+    def backward(self, grad):
+        x = self.saved("self")
+        lo, hi = self.saved("min"), self.saved("max")
+        # Gradient 1 at the bounds themselves, as in PyTorch.
+        mask = _make(np.ones(x._data.shape, dtype=bool))
+        if lo is not None:
+            mask = mask & (x >= lo)
+        if hi is not None:
+            mask = mask & (x <= hi)
+        return grad * mask
+
+
+class ClampBackward0(Node):
+    """Tensor bounds: each element's gradient goes to whichever of self, min, max it was taken from."""
+
+    def backward(self, grad):
+        x, lo, hi = self.saved("self"), self.saved("min"), self.saved("max")
+        needs = [fn is not None for fn, _ in self.next_functions]
+        if lo is not None and hi is not None:
+            # Where min > max the result is max, as in PyTorch's clamp_backward_min_max.
+            gx = where((x >= lo) & (x <= hi), grad, 0.0) if needs[0] else None
+            glo = where((x < lo) & (lo < hi), grad, 0.0) if needs[1] else None
+            ghi = where((x > hi) | (hi < lo), grad, 0.0) if needs[2] else None
+        elif lo is not None:
+            gx = where(x >= lo, grad, 0.0) if needs[0] else None
+            glo, ghi = (where(x < lo, grad, 0.0) if needs[1] else None), None
+        else:
+            gx = where(x <= hi, grad, 0.0) if needs[0] else None
+            glo, ghi = None, (where(x > hi, grad, 0.0) if needs[2] else None)
+        return gx, glo, ghi
+
+
+def _clamp_tensor(input, min, max):
+    lo = min if min is None or isinstance(min, Tensor) else _make(np.asarray(min, input._data.dtype))
+    hi = max if max is None or isinstance(max, Tensor) else _make(np.asarray(max, input._data.dtype))
+    data = input._data.astype(result_np_dtype(input, *(b for b in (lo, hi) if b is not None)), copy=False)
+    if lo is not None:
+        data = np.maximum(data, lo._data.astype(data.dtype, copy=False))
+    if hi is not None:
+        data = np.minimum(data, hi._data.astype(data.dtype, copy=False))
+    out = _make(data)
+    if grad_on(input, lo, hi):
+        node = ClampBackward0()
+        node.save(self=input, min=lo, max=hi)
+        record(out, node, (input, lo, hi))
+    return out
+
+
+def clamp(input, min=None, max=None):
+    if min is None and max is None:
+        raise RuntimeError("torch.clamp: At least one of 'min' or 'max' must not be None")
+    if isinstance(min, Tensor) or isinstance(max, Tensor):
+        return _clamp_tensor(input, min, max)
+    # Float bounds make an integer input float, as PyTorch's type promotion does.
+    dt = result_np_dtype(input, *(v for v in (min, max) if v is not None))
+    out = _make(np.clip(input._data.astype(dt, copy=False), min, max).astype(dt, copy=False))
+    if grad_on(input):
+        node = ClampBackward1()
+        node.save(self=input, min=min, max=max)
+        record(out, node, (input,))
+    return out
+
+
+class MaximumBackward0(Node):
+    def backward(self, grad):
+        a, b = self.saved("self"), self.saved("other")
+        return _pick_backward(grad, a, b, a > b)
+
+
+class MinimumBackward0(Node):
+    def backward(self, grad):
+        a, b = self.saved("self"), self.saved("other")
+        return _pick_backward(grad, a, b, a < b)
+
+
+def _pick_backward(grad, a, b, a_wins):
+    """The gradient of picking ``a`` where ``a_wins``, else ``b``; ties split it in half, as in PyTorch."""
+    half, tie = grad / 2, a == b
+    return where(tie, half, where(a_wins, grad, 0.0)), where(tie, half, where(a_wins, 0.0, grad))
+
+
+def maximum(input, other):
+    a, b = operands(input, other)
+    out = _make(np.maximum(a, b))
+    if grad_on(input, other):
+        node = MaximumBackward0()
+        node.save(self=input, other=other)
+        record(out, node, (input, other))
+    return out
+
+
+def minimum(input, other):
+    a, b = operands(input, other)
+    out = _make(np.minimum(a, b))
+    if grad_on(input, other):
+        node = MinimumBackward0()
+        node.save(self=input, other=other)
+        record(out, node, (input, other))
+    return out
+
+
+class WhereBackward0(Node):
+    def backward(self, grad):
+        cond = self.saved("condition")
+        ga = where(cond, grad, 0.0) if self.next_functions[0][0] is not None else None
+        gb = where(cond, 0.0, grad) if self.next_functions[1][0] is not None else None
+        return ga, gb
+
+
+def where(condition, input=None, other=None):
+    if input is None and other is None:
+        from .indexing import nonzero
+        return nonzero(condition, as_tuple=True)
+    cond = condition._data if isinstance(condition, Tensor) else np.asarray(condition)
+    if isinstance(input, Tensor):
+        a, b = operands(input, other)
+    else:
+        b, a = operands(other, input)
+    out = _make(np.where(cond.astype(bool, copy=False), a, b))
+    if grad_on(input, other):
+        node = WhereBackward0()
+        node.save(condition=condition if isinstance(condition, Tensor) else _make(cond))
+        record(out, node, (input, other))
+    return out
+
+
+# ---------------------------------------------------------------------------- no gradient
+def _compare(fn):
+    def op(input, other):
+        a, b = operands(input, other) if isinstance(input, Tensor) else operands(other, input)[::-1]
+        return _make(fn(a, b))
+    op.__name__ = fn.__name__
+    return op
+
+
+eq = _compare(np.equal)
+ne = _compare(np.not_equal)
+lt = _compare(np.less)
+le = _compare(np.less_equal)
+gt = _compare(np.greater)
+ge = _compare(np.greater_equal)
+logical_and = _compare(np.logical_and)
+logical_or = _compare(np.logical_or)
+logical_xor = _compare(np.logical_xor)
+bitwise_and = _compare(np.bitwise_and)
+bitwise_or = _compare(np.bitwise_or)
+bitwise_xor = _compare(np.bitwise_xor)
+floor_divide = _compare(np.floor_divide)
+remainder = _compare(np.remainder)
+fmod = _compare(np.fmod)
+
+
+def logical_not(input):
+    return _make(np.logical_not(input._data))
+
+
+def bitwise_not(input):
+    return _make(np.invert(input._data))
+
+
+def isnan(input):
+    return _make(np.isnan(input._data))
+
+
+def isinf(input):
+    return _make(np.isinf(input._data))
+
+
+def isfinite(input):
+    return _make(np.isfinite(input._data))
+
+
+def allclose(input, other, rtol=1e-05, atol=1e-08, equal_nan=False):
+    return bool(np.allclose(input._data, other._data, rtol, atol, equal_nan))
+
+
+def equal(input, other):
+    return input._data.shape == other._data.shape and bool(np.array_equal(input._data, other._data))
