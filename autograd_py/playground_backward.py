@@ -277,7 +277,8 @@ def jacobian(namespace, output_name, input_name):
         dict: ``{"ok", "output", "input", "out_shape", "in_shape", "matrix", "row_labels",
         "col_labels", "calls"}``, or ``{"ok": False, "error"}``.
     """
-    from . import autograd, tensor as tensor_module
+    from . import autograd
+    from .tensor import _make
 
     out = _tensor(namespace, output_name, "output")
     inp = _tensor(namespace, input_name, "input")
@@ -296,7 +297,7 @@ def jacobian(namespace, output_name, input_name):
             for k in range(m):
                 seed = np.zeros(m, dtype=out._data.dtype)
                 seed[k] = 1
-                v = tensor_module._make(seed.reshape(out_shape))
+                v = _make(seed.reshape(out_shape))
                 (g,) = autograd.grad(out, inp, grad_outputs=v, retain_graph=True, allow_unused=True)
                 if g is not None:
                     matrix[k] = np.asarray(g._data, dtype=np.float64).reshape(-1)

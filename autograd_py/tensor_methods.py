@@ -10,6 +10,7 @@ from .ops import linalg as L
 from .ops import pointwise as P
 from .ops import reduction as R
 from .ops import shape as S
+from .ops import softmax as SM
 from .tensor import Tensor
 
 _METHODS = {
@@ -27,7 +28,7 @@ _METHODS = {
     # reductions
     "sum": R.sum, "mean": R.mean, "prod": R.prod, "max": R.max, "min": R.min, "amax": R.amax,
     "argmax": R.argmax, "argmin": R.argmin, "var": R.var, "std": R.std, "norm": R.norm,
-    "logsumexp": R.logsumexp, "softmax": R.softmax, "log_softmax": R.log_softmax, "cumsum": R.cumsum,
+    "logsumexp": SM.logsumexp, "softmax": SM.softmax, "log_softmax": SM.log_softmax, "cumsum": R.cumsum,
     "all": R.all, "any": R.any, "gather": R.gather, "count_nonzero": R.count_nonzero,
     # shape
     "view": S.view, "view_as": S.view_as, "reshape": S.reshape, "reshape_as": S.reshape_as,

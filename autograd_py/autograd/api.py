@@ -3,7 +3,7 @@ import warnings
 
 import numpy as np
 
-from .. import engine, grad_mode
+from .. import engine
 from .._warn import warn_once
 from ..tensor import Size, Tensor, _make
 

@@ -4,6 +4,7 @@ import warnings
 from .. import dtypes
 from ..ops import pointwise as _P
 from ..ops import reduction as _R
+from ..ops import softmax as _SM
 from ..ops.base import Tensor, np
 from ..ops.indexing import masked_fill
 from ..ops.shape import broadcast_to, reshape
@@ -217,7 +218,7 @@ def cross_entropy(input, target, weight=None, size_average=None, ignore_index=-1
         if ignore_index >= 0:
             raise RuntimeError("ignore_index is not supported for floating point target")
         return _cross_entropy_probs(input, target, weight, enum, label_smoothing, class_dim)
-    log_probs = _R.log_softmax(input, class_dim)
+    log_probs = _SM.log_softmax(input, class_dim)
     nll = _nll_loss_nd(log_probs, target, weight, enum, ignore_index)
     if label_smoothing == 0:
         return nll
@@ -232,7 +233,7 @@ def _class_shape(weight, ndim, class_dim):
 
 def _cross_entropy_probs(input, target, weight, enum, label_smoothing, class_dim):
     n_classes = input.shape[class_dim]
-    log_probs = _R.log_softmax(input, class_dim)
+    log_probs = _SM.log_softmax(input, class_dim)
     if label_smoothing > 0:
         target = target * (1 - label_smoothing) + label_smoothing / n_classes
     terms = log_probs * target

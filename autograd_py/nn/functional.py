@@ -8,7 +8,7 @@ import warnings
 
 from ..ops import inplace as _inplace
 from ..ops import pointwise as _P
-from ..ops import reduction as _R
+from ..ops import softmax as _SM
 from ..ops.base import Tensor, _make, np
 from ..ops.linalg import addmm, matmul, mm
 from ..ops.shape import expand, reshape, t
@@ -109,14 +109,14 @@ def softmax(input, dim=None, _stacklevel=3, dtype=None):
     """
     if dim is None:
         dim = _get_softmax_dim("softmax", input.dim(), _stacklevel)
-    return _R.softmax(input, dim, dtype=dtype)
+    return _SM.softmax(input, dim, dtype=dtype)
 
 
 def log_softmax(input, dim=None, _stacklevel=3, dtype=None):
     """``log(softmax(x))`` computed stably (``grad_fn=<LogSoftmaxBackward0>``)."""
     if dim is None:
         dim = _get_softmax_dim("log_softmax", input.dim(), _stacklevel)
-    return _R.log_softmax(input, dim, dtype=dtype)
+    return _SM.log_softmax(input, dim, dtype=dtype)
 
 
 # ---------------------------------------------------------------------------- linear

@@ -1,11 +1,11 @@
-"""Reductions and the normalising functions built on them (softmax, log_softmax, logsumexp)."""
+"""Reductions: sum, mean, prod, max/min with indices, var/std/norm, gather, cumsum."""
 
 from .. import dtypes, grad_mode
 from ..node import Node
 from ..tensor import _wrap_dim
 from .base import _make, batch_ndim, batched, float_data, grad_on, np, record
 from .comparison import where
-from .pointwise import exp, sign
+from .pointwise import sign
 from .shape import expand, unsqueeze
 
 
@@ -425,81 +425,7 @@ def norm(input, p="fro", dim=None, keepdim=False, dtype=None):
     return out
 
 
-# ---------------------------------------------------------------------------- logsumexp / softmax
-class LogsumexpBackward0(_Reduction):
-    def backward(self, grad):
-        x, result = self.saved("self"), self.saved("result")
-        r = _expand_back(result, self.shape, self.dims, self.keepdim)
-        return self._back(grad) * exp(x - r)
-
-
-def _np_logsumexp(data, dims, keepdim):
-    m = np.max(data, axis=dims, keepdims=True)
-    m = np.where(np.isfinite(m), m, 0)
-    out = np.log(np.sum(np.exp(data - m), axis=dims, keepdims=True)) + m
-    return out if keepdim else np.squeeze(out, axis=dims)
-
-
-def logsumexp(input, dim, keepdim=False):
-    data = float_data(input)
-    dims = _dims(dim, data.ndim)
-    out = _make(np.asarray(_np_logsumexp(data, dims, keepdim), dtype=data.dtype))
-    if grad_on(input):
-        node = LogsumexpBackward0()
-        _reduced(input, dims, keepdim, node, self=input)
-        node.save_output(result=out)
-        record(out, node, (input,))
-    return out
-
-
-class SoftmaxBackward0(Node):
-    def backward(self, grad):
-        y = self.saved("result")
-        return y * (grad - sum(grad * y, self.dim, keepdim=True))  # self.dim < 0: batch-safe
-
-
-class LogSoftmaxBackward0(Node):
-    def backward(self, grad):
-        y = self.saved("result")
-        return grad - exp(y) * sum(grad, self.dim, keepdim=True)
-
-
-def _softmax_dim(dim, ndim):
-    if dim is None:
-        # PyTorch's legacy implicit choice, which it warns about.
-        import warnings
-        warnings.warn("Implicit dimension choice for softmax has been deprecated. Change the call to "
-                      "include dim=X as an argument.", UserWarning, stacklevel=3)
-        dim = 0 if ndim in (0, 1, 3) else 1
-    return _wrap_dim(dim, ndim)
-
-
-def softmax(input, dim=None, dtype=None):
-    data = float_data(input) if dtype is None else input._data.astype(dtypes.to_numpy_dtype(dtype))
-    d = _softmax_dim(dim, data.ndim)
-    e = np.exp(data - np.max(data, axis=d, keepdims=True))
-    out = _make((e / np.sum(e, axis=d, keepdims=True)).astype(data.dtype, copy=False))
-    if grad_on(input):
-        node = SoftmaxBackward0()
-        node.dim = d - data.ndim
-        node.save_output(result=out)
-        record(out, node, (input,))
-    return out
-
-
-def log_softmax(input, dim=None, dtype=None):
-    data = float_data(input) if dtype is None else input._data.astype(dtypes.to_numpy_dtype(dtype))
-    d = _softmax_dim(dim, data.ndim)
-    shifted = data - np.max(data, axis=d, keepdims=True)  # PyTorch's order of rounding
-    out = _make((shifted - np.log(np.sum(np.exp(shifted), axis=d, keepdims=True))).astype(data.dtype, copy=False))
-    if grad_on(input):
-        node = LogSoftmaxBackward0()
-        node.dim = d - data.ndim
-        node.save_output(result=out)
-        record(out, node, (input,))
-    return out
-
-
+# ---------------------------------------------------------------------------- cumulative and boolean
 class CumsumBackward0(Node):
     def backward(self, grad):
         from .shape import flip
@@ -527,5 +453,3 @@ def any(input, dim=None, keepdim=False):
 
 def count_nonzero(input, dim=None):
     return _make(np.asarray(np.count_nonzero(input._data, axis=dim), dtype=np.int64))
-
-

@@ -6,7 +6,7 @@ import weakref
 
 from ..node import Node
 from ..tensor import _wrap_dim
-from .base import Tensor, _make, as_view, batch_ndim, batched, grad_on, np, record, record_outputs
+from .base import _make, as_view, batch_ndim, batched, grad_on, np, record, record_outputs
 
 
 def _sizes(args):
