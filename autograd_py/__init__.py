@@ -30,9 +30,9 @@ from .ops.pointwise import (abs, add, ceil, clone, cos, div, exp, floor, log, lo
 from .ops.reduction import (all, amax, any, argmax, argmin, count_nonzero, cumsum, gather, max,
                             mean, min, norm, prod, std, sum, var)
 from .ops.softmax import logsumexp, log_softmax, softmax
-from .ops.shape import (broadcast_to, cat, chunk, concat, concatenate, flatten, flip,
-                        permute, reshape, split, squeeze, stack, swapaxes, t, transpose,
-                        unbind, unsqueeze)
+from .ops.joining import cat, chunk, concat, concatenate, flip, split, stack, unbind
+from .ops.shape import (broadcast_to, flatten, permute, reshape, squeeze, swapaxes, t, transpose,
+                        unsqueeze)
 from .tensor import Size, Tensor, device, is_tensor
 from . import autograd  # noqa: E402
 from .torch_alias import install_as_torch

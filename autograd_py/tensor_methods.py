@@ -6,6 +6,7 @@ from . import dtypes
 from .ops import comparison as CMP
 from .ops import indexing as I
 from .ops import inplace as IP
+from .ops import joining as J
 from .ops import linalg as L
 from .ops import pointwise as P
 from .ops import reduction as R
@@ -34,8 +35,8 @@ _METHODS = {
     "view": S.view, "view_as": S.view_as, "reshape": S.reshape, "reshape_as": S.reshape_as,
     "flatten": S.flatten, "contiguous": S.contiguous, "transpose": S.transpose, "swapaxes": S.transpose,
     "t": S.t, "permute": S.permute, "squeeze": S.squeeze, "unsqueeze": S.unsqueeze, "expand": S.expand,
-    "expand_as": S.expand_as, "repeat": S.repeat, "unbind": S.unbind, "split": S.split, "chunk": S.chunk,
-    "flip": S.flip,
+    "expand_as": S.expand_as, "repeat": J.repeat, "unbind": J.unbind, "split": J.split, "chunk": J.chunk,
+    "flip": J.flip,
     # indexing
     "narrow": I.narrow, "select": I.select, "index_select": I.index_select, "masked_fill": I.masked_fill,
     "masked_select": I.masked_select, "nonzero": I.nonzero,

@@ -33,7 +33,7 @@ def batched_vjp(output, inputs, cotangents, create_graph=False):
     if create_graph or not _graph_supports_batching(output._grad_fn):
         rows = [autograd_grad(output, inputs, v, retain_graph=True, create_graph=create_graph,
                               allow_unused=True) for v in cotangents]
-        from ..ops.shape import stack
+        from ..ops.joining import stack
         result = []
         for k, x in enumerate(inputs):
             per_row = [r[k] if r[k] is not None else _make(np.zeros_like(x._data)) for r in rows]

@@ -137,7 +137,7 @@ def jacobian(func, inputs, create_graph=False, strict=False, vectorize=False, st
 
 def _jacobian_rows(out, inputs, create_graph, vectorize):
     """For each input, a (out.numel(), input.numel()) matrix."""
-    from ..ops.shape import stack
+    from ..ops.joining import stack
     n = out._data.size
     if not out._requires_grad:
         return [_make(np.zeros((n, x._data.size), dtype=x._data.dtype)) for x in inputs]

@@ -428,7 +428,7 @@ def norm(input, p="fro", dim=None, keepdim=False, dtype=None):
 # ---------------------------------------------------------------------------- cumulative and boolean
 class CumsumBackward0(Node):
     def backward(self, grad):
-        from .shape import flip
+        from .joining import flip
         return flip(cumsum(flip(grad, self.dim), self.dim), self.dim)
 
 

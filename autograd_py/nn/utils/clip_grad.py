@@ -3,7 +3,7 @@ from ... import grad_mode
 from ...creation import tensor
 from ...ops.comparison import clamp
 from ...ops.reduction import norm
-from ...ops.shape import stack
+from ...ops.joining import stack
 from ...tensor import Tensor
 
 

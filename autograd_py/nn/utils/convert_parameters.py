@@ -1,5 +1,6 @@
 """Flatten parameters into one vector and back."""
-from ...ops.shape import cat, reshape
+from ...ops.joining import cat
+from ...ops.shape import reshape
 
 
 def parameters_to_vector(parameters):

@@ -1,0 +1,190 @@
+"""Ops that join, split or copy whole tensors: cat, stack, split, chunk, unbind, repeat, flip."""
+from ..node import Node
+from ..tensor import _wrap_dim
+from .base import _make, batched, grad_on, np, record, record_outputs
+from .shape import _sizes, _view_chain, reshape
+
+
+def _multi_views(input, keys):
+    """Views of ``input`` at basic-index ``keys``, as unbind/split return them: real views (writes
+    show in the base), marked so that in-place ops on them raise PyTorch's multiple-views error."""
+    from .indexing import getitem
+    outs = []
+    for key in keys:
+        key = key + (Ellipsis,)  # a 0-d view, not a scalar copy
+        out = _view_chain(_make(input._data[key]), input, lambda t, key=key: getitem(t, key),
+                          lambda a, key=key: a[key])
+        out._multi_view = True
+        outs.append(out)
+    return outs
+
+
+class RepeatBackward0(Node):
+    def backward(self, grad):
+        from .reduction import sum
+        reps, shape = self.repeats, self.shape
+        shape = (1,) * (len(reps) - len(shape)) + tuple(shape)
+        lead = batched(grad, ())
+        split = list(lead)
+        for r, s in zip(reps, shape):
+            split += [r, s]
+        g = sum(reshape(grad, split), tuple(range(len(lead), len(lead) + 2 * len(reps), 2)))
+        return reshape(g, batched(grad, self.shape))
+
+
+def repeat(input, *repeats):
+    repeats = _sizes(repeats)
+    if len(repeats) < input._data.ndim:
+        raise RuntimeError("Number of dimensions of repeat dims can not be smaller than number of "
+                           "dimensions of tensor")
+    data = input._data.reshape((1,) * (len(repeats) - input._data.ndim) + input._data.shape)
+    out = _make(np.tile(data, repeats))
+    if grad_on(input):
+        node = RepeatBackward0()
+        node.repeats, node.shape = repeats, input._data.shape
+        record(out, node, (input,))
+    return out
+
+
+class CatBackward0(Node):
+    def backward(self, grad):
+        from .indexing import narrow
+        grads, start = [], 0
+        for size in self.sizes:
+            grads.append(narrow(grad, self.dim, start, size))
+            start += size
+        return tuple(grads)
+
+
+def cat(tensors, dim=0):
+    tensors = list(tensors)
+    if not tensors:
+        raise RuntimeError("torch.cat(): expected a non-empty list of Tensors")
+    from .base import result_np_dtype
+    dt = result_np_dtype(*tensors)
+    nd = max(t._data.ndim for t in tensors)
+    d = _wrap_dim(dim, nd)
+    parts = [t._data for t in tensors if not (t._data.ndim == 1 and t._data.size == 0)]
+    try:
+        out = _make(np.concatenate([p.astype(dt, copy=False) for p in parts], axis=d))
+    except ValueError:
+        ref = tensors[0]._data.shape
+        for i, x in enumerate(tensors):
+            s = x._data.shape
+            if len(s) != len(ref):
+                raise RuntimeError(f"Tensors must have same number of dimensions: got {len(ref)} and "
+                                   f"{len(s)}") from None
+            for k in range(len(s)):
+                if k != d and s[k] != ref[k]:
+                    raise RuntimeError(f"Sizes of tensors must match except in dimension {d}. Expected "
+                                       f"size {ref[k]} but got size {s[k]} for tensor number {i} in the "
+                                       f"list.") from None
+        raise
+    if grad_on(*tensors):
+        node = CatBackward0()
+        node.dim = d - nd
+        node.sizes = [t._data.shape[d] if t._data.ndim else 0 for t in tensors]
+        record(out, node, tensors)
+    return out
+
+
+concat = concatenate = cat
+
+
+class StackBackward0(Node):
+    def backward(self, grad):
+        return tuple(unbind(grad, self.dim))
+
+
+def stack(tensors, dim=0):
+    tensors = list(tensors)
+    if not tensors:
+        raise RuntimeError("stack expects a non-empty TensorList")
+    for i, x in enumerate(tensors):
+        if x._data.shape != tensors[0]._data.shape:
+            raise RuntimeError(f"stack expects each tensor to be equal size, but got "
+                               f"{list(tensors[0]._data.shape)} at entry 0 and {list(x._data.shape)} at entry {i}")
+    from .base import result_np_dtype
+    dt = result_np_dtype(*tensors)
+    d = _wrap_dim(dim, tensors[0]._data.ndim + 1)
+    out = _make(np.stack([x._data.astype(dt, copy=False) for x in tensors], axis=d))
+    if grad_on(*tensors):
+        node = StackBackward0()
+        node.dim = d - tensors[0]._data.ndim - 1
+        record(out, node, tensors)
+    return out
+
+
+class UnbindBackward0(Node):
+    def backward(self, *grads):
+        shape = batched(next(g for g in grads if g is not None), self.piece)
+        grads = [g if g is not None else _make(np.zeros(shape, self.dtype)) for g in grads]
+        return stack(grads, self.dim)
+
+
+def unbind(input, dim=0):
+    d = _wrap_dim(dim, input._data.ndim)
+    outs = _multi_views(input, [(slice(None),) * d + (i,) for i in range(input._data.shape[d])])
+    if grad_on(input):
+        node = UnbindBackward0()
+        node.dim, node.dtype = d - input._data.ndim, input._data.dtype
+        node.piece = input._data.shape[:d] + input._data.shape[d + 1:]
+        record_outputs(outs, node, (input,))
+    return tuple(outs)
+
+
+class SplitBackward0(Node):
+    def backward(self, *grads):
+        filled = []
+        some = next(g for g in grads if g is not None)
+        for g, shape in zip(grads, self.shapes):
+            filled.append(g if g is not None else _make(np.zeros(batched(some, shape), self.dtype)))
+        return cat(filled, self.dim)
+
+
+class SplitWithSizesBackward0(SplitBackward0):
+    pass
+
+
+def split(input, split_size_or_sections, dim=0):
+    d = _wrap_dim(dim, input._data.ndim)
+    n = input._data.shape[d]
+    if isinstance(split_size_or_sections, int):
+        size = split_size_or_sections
+        sizes = [min(size, n - i) for i in range(0, n, size)] if n else [0]
+    else:
+        sizes = list(split_size_or_sections)
+        if sum(sizes) != n:
+            raise RuntimeError(f"split_with_sizes expects split_sizes to sum exactly to {n} (input tensor's "
+                               f"size at dimension {d}), but got split_sizes={sizes}")
+    keys, start = [], 0
+    for s in sizes:
+        keys.append((slice(None),) * d + (slice(start, start + s),))
+        start += s
+    outs = _multi_views(input, keys)
+    if grad_on(input):
+        node = SplitBackward0() if isinstance(split_size_or_sections, int) else SplitWithSizesBackward0()
+        node.dim, node.dtype = d - input._data.ndim, input._data.dtype
+        node.shapes = [o._data.shape for o in outs]
+        record_outputs(outs, node, (input,))
+    return tuple(outs)
+
+
+def chunk(input, chunks, dim=0):
+    n = input._data.shape[_wrap_dim(dim, input._data.ndim)]
+    return split(input, max(1, -(-n // chunks)), dim)
+
+
+class FlipBackward0(Node):
+    def backward(self, grad):
+        return flip(grad, self.dims)
+
+
+def flip(input, dims):
+    dims = tuple(_wrap_dim(d, input._data.ndim) for d in ((dims,) if isinstance(dims, int) else dims))
+    out = _make(np.flip(input._data, dims).copy())
+    if grad_on(input):
+        node = FlipBackward0()
+        node.dims = tuple(d - input._data.ndim for d in dims)
+        record(out, node, (input,))
+    return out
