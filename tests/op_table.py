@@ -281,6 +281,9 @@ OPS = [
     OpInfo("index_bool_mask", lambda T, x: x[T.tensor(MASK)], lambda x: x[MASK], (((2, 3),),), gradgrad=True),
     OpInfo("index_mixed", lambda T, x: x[1:, [0, 2]], lambda x: x[1:, [0, 2]], (((3, 4),),)),
     OpInfo("index_int_fancy", lambda T, x: x[0, [3, 1]], lambda x: x[0, [3, 1]], (((3, 4),),)),
+    # PyTorch applies ints and slices first, then the index arrays (NumPy would put the 2 first)
+    OpInfo("index_int_slice_fancy", lambda T, x: x[0, :, [0, 1]], lambda x: x[0][:, [0, 1]], (((3, 4, 5),),)),
+    OpInfo("index_fancy_slice_int", lambda T, x: x[[2, 0], :, 1], lambda x: x[:, :, 1][[2, 0]], (((3, 4, 5),),)),
     # --- reductions
     OpInfo("sum", lambda T, x: x.sum(), np.sum, (((2, 3),), ((),)), gradgrad=True),
     OpInfo("sum_dim", lambda T, x: T.sum(x, 1), lambda x: x.sum(1), (((2, 3),),)),
