@@ -27,7 +27,7 @@ from .ops.comparison import (allclose, clamp, eq, equal, floor_divide, ge, gt, i
 from .ops.pointwise import (abs, add, ceil, clone, cos, div, exp, floor, log, log1p, mul, neg, pow,
                             reciprocal, relu, round, rsub, sigmoid, sign, sin, sqrt, square, sub, tan, tanh,
                             trunc)
-from .ops.reduction import (all, amax, any, argmax, argmin, count_nonzero, cumsum, gather, max,
+from .ops.reduction import (all, amax, amin, any, argmax, argmin, count_nonzero, cumsum, gather, max,
                             mean, min, norm, prod, std, sum, var)
 from .ops.softmax import logsumexp, log_softmax, softmax
 from .ops.joining import cat, chunk, concat, concatenate, flip, split, stack, unbind

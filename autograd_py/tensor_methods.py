@@ -27,7 +27,7 @@ _METHODS = {
     "isnan": CMP.isnan, "isinf": CMP.isinf, "isfinite": CMP.isfinite, "allclose": CMP.allclose, "equal": CMP.equal,
     "floor_divide": CMP.floor_divide, "remainder": CMP.remainder, "fmod": CMP.fmod,
     # reductions
-    "sum": R.sum, "mean": R.mean, "prod": R.prod, "max": R.max, "min": R.min, "amax": R.amax,
+    "sum": R.sum, "mean": R.mean, "prod": R.prod, "max": R.max, "min": R.min, "amax": R.amax, "amin": R.amin,
     "argmax": R.argmax, "argmin": R.argmin, "var": R.var, "std": R.std, "norm": R.norm,
     "logsumexp": SM.logsumexp, "softmax": SM.softmax, "log_softmax": SM.log_softmax, "cumsum": R.cumsum,
     "all": R.all, "any": R.any, "gather": R.gather, "count_nonzero": R.count_nonzero,

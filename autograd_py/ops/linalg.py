@@ -2,7 +2,7 @@
 so its ``grad_fn`` chain (e.g. ``SqueezeBackward4 -> MmBackward0``) reads the same."""
 from ..node import Node
 from .base import Tensor, _make, batched, grad_on, np, record
-from .shape import reshape, squeeze, t, transpose, unsqueeze
+from .shape import expand, reshape, squeeze, t, transpose, unsqueeze
 
 
 def _c_name(t):
@@ -75,7 +75,8 @@ def addmm(input, mat1, mat2):
     if mat1._data.dtype != mat2._data.dtype:
         raise RuntimeError(f"mat1 and mat2 must have the same dtype, but got {_short(mat1)} and {_short(mat2)}")
     prod = mm(mat1.detach(), mat2.detach())
-    out = _make(prod._data + input._data)
+    bias = expand(input.detach(), prod._data.shape)  # PyTorch's message for a bias of the wrong size
+    out = _make(prod._data + bias._data)
     if grad_on(input, mat1, mat2):
         node = AddmmBackward0()
         node.save(mat1=mat1, mat2=mat2)
