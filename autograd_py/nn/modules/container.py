@@ -4,7 +4,47 @@ from collections import OrderedDict
 from .module import Module, _addindent
 
 
-class Sequential(Module):
+class _ModuleSequence(Module):
+    """What Sequential and ModuleList share: modules held in order, indexed by position."""
+
+    def _key(self, idx):
+        keys = list(self._modules.keys())
+        if not -len(keys) <= idx < len(keys):
+            raise IndexError(f"index {idx} is out of range")
+        return keys[idx]
+
+    def _renumber(self, modules):
+        # The keys become 0..n-1 again, as PyTorch does after a deletion or an insertion.
+        self._modules.clear()
+        for i, module in enumerate(modules):
+            self._modules[str(i)] = module
+
+    def __setitem__(self, idx, module):
+        setattr(self, self._key(idx), module)
+
+    def __delitem__(self, idx):
+        keys = list(self._modules.keys())
+        for key in keys[idx] if isinstance(idx, slice) else [self._key(idx)]:
+            del self._modules[key]
+        self._renumber(list(self._modules.values()))
+
+    def __len__(self):
+        return len(self._modules)
+
+    def __iter__(self):
+        return iter(self._modules.values())
+
+    def append(self, module):
+        self.add_module(str(len(self)), module)
+        return self
+
+    def extend(self, modules):
+        for module in modules:
+            self.append(module)
+        return self
+
+
+class Sequential(_ModuleSequence):
     """Runs its modules one after another, feeding each output to the next.
 
     Args:
@@ -29,46 +69,10 @@ class Sequential(Module):
             for idx, module in enumerate(args):
                 self.add_module(str(idx), module)
 
-    def _index(self, idx):
-        size = len(self._modules)
-        if not -size <= idx < size:
-            raise IndexError(f"index {idx} is out of range")
-        return idx % size
-
     def __getitem__(self, idx):
         if isinstance(idx, slice):
             return self.__class__(OrderedDict(list(self._modules.items())[idx]))
-        return list(self._modules.values())[self._index(idx)]
-
-    def __setitem__(self, idx, module):
-        key = list(self._modules.keys())[self._index(idx)]
-        setattr(self, key, module)
-
-    def __delitem__(self, idx):
-        keys = list(self._modules.keys())
-        targets = keys[idx] if isinstance(idx, slice) else [keys[self._index(idx)]]
-        for key in targets:
-            del self._modules[key]
-        # Keep the keys 0..n-1, as PyTorch does after a deletion.
-        items = list(self._modules.values())
-        self._modules.clear()
-        for i, module in enumerate(items):
-            self._modules[str(i)] = module
-
-    def __len__(self):
-        return len(self._modules)
-
-    def __iter__(self):
-        return iter(self._modules.values())
-
-    def append(self, module):
-        self.add_module(str(len(self)), module)
-        return self
-
-    def extend(self, sequential):
-        for module in sequential:
-            self.append(module)
-        return self
+        return self._modules[self._key(idx)]
 
     def insert(self, index, module):
         if not isinstance(module, Module):
@@ -80,9 +84,7 @@ class Sequential(Module):
             index += n
         items = list(self._modules.values())
         items.insert(index, module)
-        self._modules.clear()
-        for i, m in enumerate(items):
-            self._modules[str(i)] = m
+        self._renumber(items)
         return self
 
     def forward(self, input):
@@ -91,7 +93,7 @@ class Sequential(Module):
         return input
 
 
-class ModuleList(Module):
+class ModuleList(_ModuleSequence):
     """A list of modules whose parameters the parent module sees.
 
     Example::
@@ -106,47 +108,13 @@ class ModuleList(Module):
         if modules is not None:
             self.extend(modules)
 
-    def _index(self, idx):
-        size = len(self._modules)
-        if not -size <= idx < size:
-            raise IndexError(f"index {idx} is out of range")
-        return str(idx % size)
-
     def __getitem__(self, idx):
         if isinstance(idx, slice):
             return self.__class__(list(self._modules.values())[idx])
-        return self._modules[self._index(idx)]
-
-    def __setitem__(self, idx, module):
-        setattr(self, self._index(idx), module)
-
-    def __delitem__(self, idx):
-        keys = list(self._modules.keys())
-        targets = keys[idx] if isinstance(idx, slice) else [self._index(idx)]
-        for key in targets:
-            del self._modules[key]
-        items = list(self._modules.values())
-        self._modules.clear()
-        for i, module in enumerate(items):
-            self._modules[str(i)] = module
-
-    def __len__(self):
-        return len(self._modules)
-
-    def __iter__(self):
-        return iter(self._modules.values())
+        return self._modules[self._key(idx)]
 
     def __iadd__(self, modules):
         return self.extend(modules)
-
-    def append(self, module):
-        self.add_module(str(len(self)), module)
-        return self
-
-    def extend(self, modules):
-        for module in modules:
-            self.append(module)
-        return self
 
     def insert(self, index, module):
         items = list(self._modules.values())
