@@ -1,5 +1,8 @@
 // User-interface strings in English and Simplified Chinese.
 // Lesson texts live in lessons.json; these are only the page's own words.
+// The "See autograd" views' strings live in i18n_views.js and are merged in.
+
+import { VIEW_STRINGS } from "./i18n_views.js";
 
 export const STRINGS = {
   en: {
@@ -67,6 +70,8 @@ export const STRINGS = {
     failedIn: (ms) => `${ms} 毫秒后出错`,
   },
 };
+
+for (const lang of Object.keys(STRINGS)) Object.assign(STRINGS[lang], VIEW_STRINGS[lang]);
 
 export const LANGUAGES = [
   { code: "en", label: "EN" },

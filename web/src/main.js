@@ -16,6 +16,7 @@ import { LESSONS, lessonById } from "./lessons.js";
 import { OutputView } from "./output.js";
 import { PythonClient } from "./python_client.js";
 import { loadSettings, saveSettings } from "./storage.js";
+import { Views } from "./views.js";
 
 const $ = (id) => document.getElementById(id);
 const settings = loadSettings({
@@ -97,6 +98,7 @@ function applyLanguage(lang) {
   }
   fillLessonPicker();
   showExplanation();
+  views.setStrings(t);
   renderStatus(python.state);
 }
 
@@ -129,6 +131,7 @@ function renderStatus(state) {
   $("reset").disabled = busy;
   $("stop").disabled = state !== "running";
   $("console-input").disabled = state === "loading" || state === "error";
+  if (views) views.setBusy();
 }
 
 function onStatus(msg) {
@@ -147,11 +150,19 @@ function onStatus(msg) {
   loadingPhase = NEXT_PHASE[msg.phase] || "ready";
 }
 
+let views = null;
 const python = new PythonClient({
   onStatus,
   onStream: (stream, text) => output.write(stream, text),
   onState: renderStatus,
 });
+
+views = new Views({
+  request: (type, payload, options) => python.request(type, payload, options),
+  report: (result) => reportResult(result, { markLines: false }),
+  echo: (text) => output.line("echo", `>>> ${text}`),
+  busy: () => python.state !== "ready",
+}, t);
 
 // ---- running code -------------------------------------------------------
 
@@ -176,6 +187,7 @@ async function runEditor() {
   $("run-info").textContent = "";
   const result = await python.request("run", editor.getCode());
   reportResult(result, { markLines: true });
+  views.showResult(result);
   return { ok: result.ok, stdout: result.stdout, error: result.error };
 }
 
@@ -183,18 +195,23 @@ async function evalConsoleLine(src) {
   output.line("echo", `>>> ${src}`);
   const result = await python.request("eval", src);
   reportResult(result, { markLines: false });
+  views.showResult(result);
   return result;
 }
 
 async function stop() {
   const outcome = await python.stop();
   if (outcome === "interrupted") output.line("note", t.interrupted);
-  if (outcome === "restarted") output.line("note", t.restarted);
+  if (outcome === "restarted") {
+    output.line("note", t.restarted);
+    views.showResult({ graph: null, trace: null, grad_history: {}, reset: true });
+  }
 }
 
 async function resetNamespace() {
-  await python.request("reset");
+  const result = await python.request("reset");
   output.line("note", t.resetDone);
+  views.showResult(result);
 }
 
 // ---- wiring -------------------------------------------------------------

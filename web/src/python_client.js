@@ -69,7 +69,9 @@ export class PythonClient {
   get state() {
     if (this.current.fatal) return "error";
     if (!this.current.ready) return "loading";
-    return this.pending.size ? "running" : "ready";
+    // Quiet requests (a node's details) are quick lookups, not runs: no "Running…" flicker.
+    for (const entry of this.pending.values()) if (!entry.quiet) return "running";
+    return "ready";
   }
 
   /** Resolves when the current worker is ready (rejects if it fails to load). */
@@ -108,7 +110,7 @@ export class PythonClient {
       this.pending.delete(msg.id);
       entry.resolve(msg);
       this.emitState();
-    } else if (msg.type === "stdout" || msg.type === "stderr" || msg.type === "warning") {
+    } else if (msg.type === "stdout" || msg.type === "stderr" || msg.type === "warning" || msg.type === "echo") {
       this.hooks.onStream(msg.type, msg.text);
     }
   }
@@ -124,13 +126,15 @@ export class PythonClient {
 
   /**
    * Sends a request and resolves with the worker's result message.
-   * @param {"run"|"eval"|"reset"} type
-   * @param {string} [code]
+   * @param {"run"|"eval"|"reset"|"backward"|"jacobian"|"describe"} type
+   * @param {string|object} [payload] the code (run, eval) or the request's fields
+   * @param {{quiet?: boolean}} [options] quiet: does not count as running
    */
-  request(type, code) {
+  request(type, payload, { quiet = false } = {}) {
     const id = this.nextId++;
-    const promise = new Promise((resolve) => this.pending.set(id, { resolve, type }));
-    this.current.worker.postMessage({ id, type, code });
+    const promise = new Promise((resolve) => this.pending.set(id, { resolve, type, quiet }));
+    const fields = typeof payload === "string" || payload === undefined ? { code: payload } : payload;
+    this.current.worker.postMessage({ ...fields, id, type });
     this.emitState();
     return promise;
   }

@@ -6,13 +6,20 @@
 //     {id, type: "run",   code}    run the editor buffer in the session namespace
 //     {id, type: "eval",  code}    run one console line (an expression's repr is printed)
 //     {id, type: "reset"}          forget every user-defined name
+//     {id, type: "backward", root, gradient, retain_graph, create_graph, watch}
+//                                  run an interactive backward (Python builds and echoes the call)
+//     {id, type: "jacobian", output, input}   the Jacobian, one autograd.grad per row
+//     {id, type: "describe", node}            a graph node's details (saved tensors, formula)
 //   worker -> page
 //     {type: "status", phase, ms, total_ms}  phase in runtime | numpy | autograd_py | ready
 //     {type: "fatal", phase, message}        loading failed; the worker is unusable
-//     {type: "stdout" | "stderr" | "warning", text}   streamed, batched by the Python side
-//     {id, type: "result", ok, stdout, stderr, error, duration_ms}
+//     {type: "stdout" | "stderr" | "warning" | "echo", text}   streamed, batched by the Python side
+//     {id, type: "result", ok, stdout, stderr, error, duration_ms, ...}
+//       run/eval/backward/reset results also carry the views' state: graph (graph.export),
+//       trace (last backward pass), grad_history, failed_node; see autograd_py/playground.py.
 // Requests are queued and answered in order, one at a time.
 
+const VIEW_REQUESTS = new Set(["reset", "backward", "jacobian", "describe"]);
 const here = self.location.href;
 const started = performance.now();
 let session = null; // PyProxy of autograd_py.playground.Session; stays in this worker
@@ -104,11 +111,8 @@ function handle(msg) {
   let json;
   if (msg.type === "run") json = session.run_json(String(msg.code));
   else if (msg.type === "eval") json = session.eval_json(String(msg.code));
-  else if (msg.type === "reset") {
-    const r = session.reset();
-    if (r && r.destroy) r.destroy();
-    json = JSON.stringify({ ok: true, stdout: "", stderr: "", error: null, duration_ms: 0 });
-  } else throw new Error(`unknown request type ${msg.type}`);
+  else if (VIEW_REQUESTS.has(msg.type)) json = session.request_json(JSON.stringify(msg));
+  else throw new Error(`unknown request type ${msg.type}`);
   return { ...JSON.parse(json), id: msg.id, type: "result" };
 }
 

@@ -1,0 +1,145 @@
+// Layered layout of the autograd graph JSON (graph.export) with dagre.
+//
+// The export's edges point the way backward() walks (output -> inputs). The
+// view draws them the way data flows forward, like torchviz: leaves and
+// their AccumulateGrad nodes at the top, the output at the bottom, so every
+// edge is reversed here. Backward runs against the arrows.
+
+import dagre from "@dagrejs/dagre";
+import { count, shapeText } from "./dom.js";
+
+const CHAR = { title: 7.4, sub: 6.5 }; // monospace advance at the view's font sizes
+const PAD_X = 12;
+const MAX_CHARS = 30;
+const LINE_H = { one: 30, two: 44 };
+const DUPLICATE_GAP = 12; // px between parallel edges (x * x has two)
+// network-simplex gives the tidiest ranks; beyond this many nodes the
+// cheaper longest-path ranker keeps a large graph's layout fast.
+const SIMPLEX_LIMIT = 260;
+
+function clip(text) {
+  return text.length > MAX_CHARS ? `${text.slice(0, MAX_CHARS - 1)}…` : text;
+}
+
+function dtypeText(dtype) {
+  return dtype && dtype !== "torch.float32" ? ` ${dtype.replace("torch.", "")}` : "";
+}
+
+/** The one or two text lines a node shows. */
+export function nodeLines(node, t) {
+  switch (node.kind) {
+    case "tensor":
+      return [node.names.join(", "), `${shapeText(node.shape)}${dtypeText(node.dtype)}`];
+    case "grad_fn": {
+      // A freed node shows graphFreedShort instead (see freedLine); the step-through may
+      // show it alive again while replaying the steps before it was freed.
+      const saved = (node.saved || []).map((entry) => entry.name);
+      return saved.length ? [node.name, `${t.graphSaves} ${saved.join(", ")}`] : [node.name];
+    }
+    case "accumulate":
+      return ["AccumulateGrad"];
+    case "collapsed": {
+      const ops = Object.entries(node.ops || {}).map(([name, n]) => `${name} ×${count(n)}`);
+      return [t.graphCollapsed(count(node.count)), ops.join(", ")];
+    }
+    case "cut":
+      return [node.name];
+    default:
+      return [node.name || node.id];
+  }
+}
+
+function nodeSize(lines) {
+  const [title, sub] = lines.map(clip);
+  const width = Math.max(title.length * CHAR.title, (sub || "").length * CHAR.sub) + 2 * PAD_X;
+  return { width: Math.max(64, Math.round(width)), height: sub ? LINE_H.two : LINE_H.one };
+}
+
+/**
+ * Lays the graph out.
+ * @param {object} graph the JSON of graph.export
+ * @param {object} t the current language's strings (node texts)
+ * @returns {{width, height, nodes: object[], edges: object[]}} positioned
+ *   nodes ({id, x, y, width, height, lines, data}; x/y are centres) and
+ *   edges ({id, from, to, kind, data, points}) in forward direction.
+ */
+export function layoutGraph(graph, t) {
+  const g = new dagre.graphlib.Graph({ multigraph: true });
+  const big = graph.nodes.length > SIMPLEX_LIMIT;
+  g.setGraph({
+    rankdir: "TB",
+    nodesep: 22,
+    ranksep: 38,
+    edgesep: 12,
+    marginx: 20,
+    marginy: 20,
+    ranker: big ? "longest-path" : "network-simplex",
+  });
+  const byId = new Map();
+  for (const node of graph.nodes) {
+    const lines = nodeLines(node, t).map(clip);
+    const freedLine = node.kind === "grad_fn" && node.freed ? t.graphFreedShort : null;
+    const size = nodeSize(freedLine && lines.length === 1 ? [...lines, freedLine] : lines);
+    if (freedLine) size.width = Math.max(size.width, nodeSize([lines[0], freedLine]).width);
+    byId.set(node.id, { id: node.id, lines, freedLine, data: node, ...size });
+    g.setNode(node.id, { ...size });
+  }
+  const edges = [];
+  const pairs = new Map();
+  graph.edges.forEach((edge, index) => {
+    if (!byId.has(edge.from) || !byId.has(edge.to)) return;
+    // Forward direction: what the edge's target was computed from comes first.
+    const from = edge.to;
+    const to = edge.from;
+    const id = `e${index}`;
+    const key = `${from}\u0000${to}`;
+    const siblings = pairs.get(key) || [];
+    siblings.push(id);
+    pairs.set(key, siblings);
+    edges.push({ id, from, to, kind: edge.kind, data: edge });
+    g.setEdge(from, to, { weight: edge.kind === "detached" ? 1 : 2, minlen: 1 }, id);
+  });
+  dagre.layout(g);
+
+  const nodes = [];
+  for (const item of byId.values()) {
+    const placed = g.node(item.id);
+    nodes.push({ ...item, x: placed.x, y: placed.y });
+  }
+  for (const edge of edges) {
+    const placed = g.edge({ v: edge.from, w: edge.to, name: edge.id });
+    const siblings = pairs.get(`${edge.from}\u0000${edge.to}`);
+    const shift = (siblings.indexOf(edge.id) - (siblings.length - 1) / 2) * DUPLICATE_GAP;
+    // Parallel edges (x * x) bow apart in the middle, so both are plainly visible.
+    const last = placed.points.length - 1;
+    edge.points = placed.points.map((p, i) => ({ x: p.x + shift * (0.6 + 1.6 * Math.sin((Math.PI * i) / last)), y: p.y }));
+    edge.shift = shift;
+    edge.parallel = siblings.length;
+  }
+  const label = g.graph();
+  return { width: label.width || 0, height: label.height || 0, nodes, edges };
+}
+
+/** SVG path data for a smooth curve through points (a uniform B-spline, like d3's curveBasis). */
+export function curvePath(points) {
+  const fmt = (v) => Math.round(v * 10) / 10;
+  if (points.length < 3) return points.map((p, i) => `${i ? "L" : "M"}${fmt(p.x)},${fmt(p.y)}`).join("");
+  let d = `M${fmt(points[0].x)},${fmt(points[0].y)}`;
+  let [x0, y0, x1, y1] = [points[0].x, points[0].y, points[0].x, points[0].y];
+  const bezier = (x, y) => {
+    d += `C${fmt((2 * x0 + x1) / 3)},${fmt((2 * y0 + y1) / 3)} ${fmt((x0 + 2 * x1) / 3)},${fmt((y0 + 2 * y1) / 3)} `
+      + `${fmt((x0 + 4 * x1 + x) / 6)},${fmt((y0 + 4 * y1 + y) / 6)}`;
+  };
+  points.slice(1).forEach((p, i) => {
+    if (i === 0) {
+      [x1, y1] = [p.x, p.y];
+      return;
+    }
+    if (i === 1) d += `L${fmt((5 * x0 + x1) / 6)},${fmt((5 * y0 + y1) / 6)}`;
+    bezier(p.x, p.y);
+    [x0, y0, x1, y1] = [x1, y1, p.x, p.y];
+  });
+  bezier(x1, y1);
+  d += `L${fmt(x1)},${fmt(y1)}`;
+  return d;
+}

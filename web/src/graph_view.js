@@ -1,0 +1,311 @@
+// The computation-graph view: an SVG drawing of graph.export's JSON, laid out
+// by dagre (graph_layout.js), with pan (drag), zoom (wheel, buttons) and a
+// click to select a node. It only renders: which node is freed, which one
+// raised, which one the step-through is on, all come from Python.
+
+import { count, fill, h, s } from "./dom.js";
+import { curvePath, layoutGraph } from "./graph_layout.js";
+
+const MIN_ZOOM = 0.08;
+const MAX_ZOOM = 3;
+const DRAG_THRESHOLD = 4;
+const LEGEND_ROOM = 26; // px kept free under the graph for the legend
+
+export class GraphView {
+  /**
+   * @param {HTMLElement} root the section[data-testid=graph]
+   * @param {object} options
+   * @param {(id: string|null) => void} options.onSelect a node was clicked (null: background)
+   * @param {object} options.t the current language's strings
+   */
+  constructor(root, { onSelect, t }) {
+    this.root = root;
+    this.onSelect = onSelect;
+    this.t = t;
+    this.graph = null;
+    this.layout = null;
+    this.failed = null;
+    this.selected = null;
+    this.rootPick = null;
+    this.step = null;
+    this.view = { k: 1, x: 0, y: 0 };
+    this.signature = "";
+    this.build();
+  }
+
+  build() {
+    const t = this.t;
+    this.title = h("h2", { text: t.graphTitle });
+    this.hint = h("span", { class: "viz-hint", text: t.graphHint });
+    this.legend = h("div", { class: "legend", "aria-hidden": "true" });
+    const button = (label, title, fn) => h("button", { type: "button", class: "icon", title, "aria-label": title, onclick: fn, text: label });
+    this.zoomOut = button("−", t.zoomOut, () => this.zoomBy(1 / 1.25));
+    this.zoomIn = button("+", t.zoomIn, () => this.zoomBy(1.25));
+    this.fitButton = button("⤢", t.zoomFit, () => this.fit());
+    this.note = h("div", { class: "graph-note", hidden: true, "data-testid": "graph-truncated" });
+    this.alert = h("div", { class: "graph-alert", hidden: true, role: "alert", "data-testid": "graph-alert" });
+    this.viewport = s("g", { class: "viewport" });
+    this.svg = s("svg", { class: "graph-svg", role: "img", "aria-label": t.graphTitle }, this.defs(), this.viewport);
+    this.empty = h("div", { class: "graph-empty", text: t.graphEmpty });
+    this.canvas = h("div", { class: "graph-canvas" }, this.svg, this.empty, this.legend);
+    this.details = h("aside", { class: "node-details", hidden: true, "data-testid": "node-details" });
+    fill(this.root, 
+      h("div", { class: "viz-head" }, this.title, this.hint, h("span", { class: "grow" }),
+        h("div", { class: "zoom" }, this.zoomOut, this.zoomIn, this.fitButton)),
+      this.note,
+      this.alert,
+      h("div", { class: "graph-body" }, this.canvas, this.details),
+    );
+    this.fillLegend();
+    this.wirePanZoom();
+  }
+
+  defs() {
+    const marker = (id) => s("marker", {
+      id, viewBox: "0 0 10 10", refX: 9, refY: 5, markerWidth: 7, markerHeight: 7, orient: "auto-start-reverse",
+    }, s("path", { d: "M0,0 L10,5 L0,10 z", class: `marker-${id}` }));
+    const hatch = s("pattern", { id: "freed-hatch", width: 7, height: 7, patternUnits: "userSpaceOnUse", patternTransform: "rotate(45)" },
+      s("rect", { width: 7, height: 7, class: "hatch-bg" }), s("line", { x1: 0, y1: 0, x2: 0, y2: 7, class: "hatch-line" }));
+    return s("defs", {}, marker("arrow"), marker("arrow-detached"), marker("arrow-active"), hatch);
+  }
+
+  fillLegend() {
+    const t = this.t;
+    const item = (cls, label) => h("span", { class: "legend-item" }, h("i", { class: `swatch ${cls}` }), label);
+    fill(this.legend, 
+      item("sw-leaf", t.legendLeaf), item("sw-tensor", t.legendTensor), item("sw-fn", t.legendFn),
+      item("sw-acc", "AccumulateGrad"), item("sw-freed", t.legendFreed),
+    );
+  }
+
+  setStrings(t) {
+    this.t = t;
+    this.title.textContent = t.graphTitle;
+    this.hint.textContent = t.graphHint;
+    this.empty.textContent = t.graphEmpty;
+    this.svg.setAttribute("aria-label", t.graphTitle);
+    for (const [el, key] of [[this.zoomOut, "zoomOut"], [this.zoomIn, "zoomIn"], [this.fitButton, "zoomFit"]]) {
+      el.title = t[key];
+      el.setAttribute("aria-label", t[key]);
+    }
+    this.fillLegend();
+    if (this.graph) this.render(this.graph, { failed: this.failed, keepView: true });
+  }
+
+  /**
+   * Draws a new graph (or clears the view for null).
+   * @param {object|null} graph graph.export's JSON
+   * @param {object} [options] {failed: {id, name} | null, keepView: bool}
+   */
+  render(graph, { failed = null, keepView = false } = {}) {
+    this.graph = graph;
+    this.failed = failed;
+    const nodes = graph ? graph.nodes : [];
+    this.nodeData = new Map(nodes.map((n) => [n.id, n]));
+    this.empty.hidden = nodes.length > 0;
+    this.showNote(graph && graph.truncated);
+    this.showAlert(failed);
+    if (!nodes.length) {
+      this.layout = null;
+      fill(this.viewport);
+      this.signature = "";
+      return;
+    }
+    performance.mark("playground:graph-start");
+    this.layout = layoutGraph(graph, this.t);
+    performance.mark("playground:graph-laid-out");
+    this.draw();
+    performance.mark("playground:graph-drawn");
+    performance.measure("playground:graph-layout", "playground:graph-start", "playground:graph-laid-out");
+    performance.measure("playground:graph-render", "playground:graph-start", "playground:graph-drawn");
+    const signature = nodes.map((n) => n.id).join(",");
+    if (!keepView || signature !== this.signature) this.fit();
+    this.signature = signature;
+    if (this.selected && !this.nodeEl(this.selected)) this.select(null, { silent: true });
+  }
+
+  showNote(truncated) {
+    this.note.hidden = !truncated;
+    if (!truncated) return;
+    const t = this.t;
+    fill(this.note, h("strong", { text: t.truncTitle }), " ",
+      t.truncText(count(truncated.total), count(truncated.budget), count(truncated.shown),
+        count(truncated.collapsed), count(truncated.cut)),
+      h("span", { class: "reason", text: ` (${truncated.reason})` }));
+  }
+
+  showAlert(failed) {
+    this.alert.hidden = !failed;
+    if (!failed) return;
+    const t = this.t;
+    fill(this.alert, h("strong", { text: `${failed.name}: ` }), t.failedHint,
+      " ", h("code", { text: "retain_graph=True" }), t.failedHintEnd);
+  }
+
+  draw() {
+    const { nodes, edges } = this.layout;
+    const inputs = new Map(); // forward target -> number of "next" edges into it
+    for (const e of edges) if (e.kind === "next") inputs.set(e.to, (inputs.get(e.to) || 0) + 1);
+    const edgeEls = edges.map((edge) => this.drawEdge(edge, inputs.get(edge.to) > 1));
+    const nodeEls = nodes.map((node) => this.drawNode(node));
+    fill(this.viewport, s("g", { class: "edges" }, edgeEls), s("g", { class: "nodes" }, nodeEls));
+    this.applyStates();
+  }
+
+  drawEdge(edge, numbered) {
+    const d = curvePath(edge.points);
+    const marker = edge.kind === "detached" ? "arrow-detached" : "arrow";
+    const group = s("g", { class: `edge edge-${edge.kind}`, "data-from": edge.from, "data-to": edge.to },
+      s("path", { d, "marker-end": `url(#${marker})` }));
+    if (edge.kind === "next" && numbered) {
+      // The input index, beside the edge just above the node it feeds, on the outer side.
+      const [a, b] = edge.points.slice(-2);
+      const side = edge.shift < 0 ? -1 : 1;
+      group.appendChild(s("text", { class: "edge-index", x: a.x + (b.x - a.x) * 0.6 + side * 7, y: a.y + (b.y - a.y) * 0.6,
+        "text-anchor": side < 0 ? "end" : "start", text: String(edge.data.input_nr) }));
+    }
+    if (edge.kind === "detached") {
+      const mid = edge.points[Math.floor(edge.points.length / 2)];
+      group.appendChild(s("text", { class: "edge-cut", x: mid.x + 8, y: mid.y + 4, text: "✂ detach()" }));
+    }
+    return group;
+  }
+
+  drawNode(node) {
+    const { data } = node;
+    const classes = ["node", `node-${data.kind}`];
+    if (data.kind === "tensor") {
+      if (data.is_leaf && data.requires_grad) classes.push("leaf");
+      else if (!data.requires_grad) classes.push("nograd");
+    }
+    const w = node.width;
+    const hgt = node.height;
+    const g = s("g", {
+      class: classes.join(" "), "data-id": node.id, "data-name": data.name || (data.names || []).join(","),
+      transform: `translate(${node.x - w / 2},${node.y - hgt / 2})`, tabindex: 0, role: "button",
+    });
+    g.appendChild(s("title", { text: [...node.lines, node.freedLine].filter(Boolean).join("\n") }));
+    g.appendChild(s("rect", { class: "body", width: w, height: hgt, rx: data.kind === "tensor" ? 9 : 5 }));
+    if (data.kind === "tensor") g.appendChild(s("text", { class: "root-tag", x: w + 4, y: 11, text: "ROOT" }));
+    const [title, sub] = node.lines;
+    const twoLines = Boolean(sub || node.freedLine);
+    g.appendChild(s("text", { class: "label", x: w / 2, y: twoLines ? 18 : hgt / 2 + 4.5, text: title }));
+    if (sub) g.appendChild(s("text", { class: "sub sub-alive", x: w / 2, y: 34, text: sub }));
+    if (node.freedLine) g.appendChild(s("text", { class: "sub sub-freed", x: w / 2, y: 34, text: node.freedLine }));
+    return g;
+  }
+
+  nodeEl(id) {
+    return this.viewport.querySelector(`g.node[data-id="${CSS.escape(id)}"]`);
+  }
+
+  /** Re-applies selection, failure, backward root and step-through classes. */
+  applyStates() {
+    const step = this.step || {};
+    for (const g of this.viewport.querySelectorAll("g.node")) {
+      const id = g.dataset.id;
+      const data = this.nodeData.get(id);
+      const freed = Boolean(data && data.freed) && !(step.unfreed && step.unfreed.has(id));
+      g.classList.toggle("freed", freed);
+      g.classList.toggle("selected", id === this.selected);
+      g.classList.toggle("failed", Boolean(this.failed && this.failed.id === id));
+      g.classList.toggle("root-pick", id === this.rootPick);
+      g.classList.toggle("step-current", id === step.current);
+      g.classList.toggle("step-done", Boolean(step.done && step.done.has(id)));
+    }
+    for (const e of this.viewport.querySelectorAll("g.edge")) {
+      const active = Boolean(step.current) && e.dataset.to === step.current && step.flowing;
+      e.classList.toggle("edge-active", active);
+      e.querySelector("path").setAttribute("marker-end",
+        `url(#${active ? "arrow-active" : e.classList.contains("edge-detached") ? "arrow-detached" : "arrow"})`);
+    }
+  }
+
+  select(id, { silent = false } = {}) {
+    this.selected = id;
+    if (this.graph) this.applyStates();
+    if (!silent) this.onSelect(id);
+  }
+
+  setRootPick(id) {
+    this.rootPick = id;
+    if (this.graph) this.applyStates();
+  }
+
+  /** Step-through state: {current, done: Set, unfreed: Set, flowing: bool} or null. */
+  setStep(step) {
+    this.step = step;
+    if (this.graph) this.applyStates();
+  }
+
+  // ---- pan and zoom ---------------------------------------------------------
+
+  applyView() {
+    const { k, x, y } = this.view;
+    this.viewport.setAttribute("transform", `translate(${x},${y}) scale(${k})`);
+  }
+
+  fit() {
+    if (!this.layout) return;
+    const box = this.canvas.getBoundingClientRect();
+    const width = box.width || 600;
+    const height = Math.max(80, (box.height || 400) - LEGEND_ROOM);
+    const k = Math.max(MIN_ZOOM, Math.min(1.15, width / this.layout.width, height / this.layout.height));
+    this.view = { k, x: (width - this.layout.width * k) / 2, y: Math.max(0, (height - this.layout.height * k) / 2) };
+    this.applyView();
+  }
+
+  zoomBy(factor, at) {
+    const box = this.canvas.getBoundingClientRect();
+    const cx = at ? at.x : box.width / 2;
+    const cy = at ? at.y : box.height / 2;
+    const k = Math.min(MAX_ZOOM, Math.max(MIN_ZOOM, this.view.k * factor));
+    const ratio = k / this.view.k;
+    this.view = { k, x: cx - (cx - this.view.x) * ratio, y: cy - (cy - this.view.y) * ratio };
+    this.applyView();
+  }
+
+  wirePanZoom() {
+    this.svg.addEventListener("wheel", (event) => {
+      event.preventDefault();
+      const box = this.canvas.getBoundingClientRect();
+      this.zoomBy(Math.exp(-event.deltaY * 0.0015), { x: event.clientX - box.left, y: event.clientY - box.top });
+    }, { passive: false });
+    let drag = null;
+    this.svg.addEventListener("pointerdown", (event) => {
+      if (event.button !== 0) return;
+      drag = { x: event.clientX, y: event.clientY, vx: this.view.x, vy: this.view.y, moved: false, id: event.pointerId };
+    });
+    this.svg.addEventListener("pointermove", (event) => {
+      if (!drag) return;
+      const dx = event.clientX - drag.x;
+      const dy = event.clientY - drag.y;
+      if (!drag.moved && Math.hypot(dx, dy) < DRAG_THRESHOLD) return;
+      if (!drag.moved) {
+        drag.moved = true;
+        this.svg.setPointerCapture(drag.id);
+        this.canvas.classList.add("panning");
+      }
+      this.view = { ...this.view, x: drag.vx + dx, y: drag.vy + dy };
+      this.applyView();
+    });
+    const end = (event) => {
+      if (!drag) return;
+      const moved = drag.moved;
+      drag = null;
+      this.canvas.classList.remove("panning");
+      if (moved || event.type === "pointercancel") return;
+      const node = event.target.closest && event.target.closest("g.node");
+      this.select(node ? node.dataset.id : null);
+    };
+    this.svg.addEventListener("pointerup", end);
+    this.svg.addEventListener("pointercancel", end);
+    this.svg.addEventListener("keydown", (event) => {
+      const node = event.target.closest && event.target.closest("g.node");
+      if (node && (event.key === "Enter" || event.key === " ")) {
+        event.preventDefault();
+        this.select(node.dataset.id);
+      }
+    });
+  }
+}

@@ -1,0 +1,136 @@
+// The "See autograd" views together: the graph with its details panel, and
+// the Gradients / Backward & Jacobian / Step-through tabs. Every command's
+// result carries the state (graph, trace, grad history, failed node), which
+// is handed to each view; the views' own requests (describe a node, run a
+// backward, build a Jacobian) go to Python through `request`. No autograd
+// logic lives here.
+
+import { BackwardPanel } from "./backward_panel.js";
+import { GradsPanel } from "./grads_panel.js";
+import { GraphView } from "./graph_view.js";
+import { NodeDetails } from "./node_details.js";
+import { StepPanel } from "./step_panel.js";
+
+const $ = (id) => document.getElementById(id);
+
+export class Views {
+  /**
+   * @param {object} hooks
+   * @param {(type: string, payload: object, options?: object) => Promise<object>} hooks.request
+   * @param {(result: object) => void} hooks.report prints a result's error like a console line's
+   * @param {(text: string) => void} hooks.echo writes a line to the console as typed input
+   * @param {() => boolean} hooks.busy true while Python runs something
+   * @param {object} t the current language's strings
+   */
+  constructor(hooks, t) {
+    this.hooks = hooks;
+    this.t = t;
+    this.state = { graph: null, failed: null };
+    this.tab = "grads";
+
+    this.graph = new GraphView($("graph"), { t, onSelect: (id) => this.select(id) });
+    this.details = new NodeDetails(this.graph.details, {
+      describe: (id) => hooks.request("describe", { node: id }, { quiet: true }),
+      useAsRoot: (name) => { this.backward.setRoot(name); this.showTab("backward"); },
+      useAsInput: (name) => { this.backward.setInput(name); this.showTab("backward"); },
+      onClose: () => this.graph.select(null),
+    });
+    this.grads = new GradsPanel($("grads"), { onSelect: (id) => this.graph.select(id) });
+    this.backward = new BackwardPanel($("backward"), {
+      backward: (request) => this.runBackward(request),
+      jacobian: (output, input) => this.buildJacobian(output, input),
+      onRootChange: (name) => this.graph.setRootPick(this.tensorId(name)),
+      busy: () => hooks.busy(),
+    });
+    this.steps = new StepPanel($("steps"), { onStep: (state) => this.graph.setStep(state) });
+    for (const button of document.querySelectorAll("[data-tab]")) {
+      button.addEventListener("click", () => this.showTab(button.dataset.tab));
+    }
+    this.setStrings(t);
+    this.showTab(this.tab);
+  }
+
+  setStrings(t) {
+    this.t = t;
+    this.graph.setStrings(t);
+    this.details.setStrings(t);
+    this.grads.setStrings(t);
+    this.backward.setStrings(t);
+    this.steps.setStrings(t);
+  }
+
+  showTab(name) {
+    this.tab = name;
+    for (const button of document.querySelectorAll("[data-tab]")) {
+      const on = button.dataset.tab === name;
+      button.setAttribute("aria-selected", String(on));
+      button.tabIndex = on ? 0 : -1;
+      $(button.dataset.tab).hidden = !on;
+    }
+    this.steps.setActive(name === "steps");
+  }
+
+  tensorId(name) {
+    const graph = this.state.graph;
+    const row = graph && graph.tensors.find((tensor) => tensor.names.includes(name));
+    return row ? row.id : null;
+  }
+
+  /** Takes in the views' part of a command's result (run, console line, backward, reset). */
+  showResult(result) {
+    if (!result || !("graph" in result)) return;
+    const graph = result.graph || { nodes: [], edges: [], tensors: [], truncated: null };
+    this.state = { graph, failed: result.failed_node || null };
+    this.graph.render(graph, { failed: this.state.failed, keepView: true });
+    this.grads.update(graph.tensors, result.grad_history);
+    this.backward.update(graph.tensors);
+    this.steps.update(result.trace || null, graph);
+    if (result.reset) {
+      this.steps.clear();
+      this.grads.clear();
+    }
+    if (this.state.failed) this.graph.select(this.state.failed.id);
+    else this.refreshDetails();
+  }
+
+  select(id) {
+    const graph = this.state.graph;
+    const node = id && graph ? graph.nodes.find((n) => n.id === id) : null;
+    if (!node) return this.details.hide();
+    // Clicking a tensor that requires grad also makes it the backward root.
+    if (node.kind === "tensor" && node.requires_grad) this.backward.setRoot(node.names[0]);
+    return this.details.show(node, graph);
+  }
+
+  refreshDetails() {
+    const id = this.graph.selected;
+    if (id) this.select(id);
+  }
+
+  setBusy() {
+    const busy = this.hooks.busy();
+    for (const el of document.querySelectorAll('[data-testid="backward-run"], [data-testid="jacobian-build"]')) {
+      el.disabled = busy;
+    }
+  }
+
+  async runBackward(request) {
+    const result = await this.hooks.request("backward", request);
+    if (result.request_error) return result;
+    this.hooks.report(result);
+    this.showResult(result);
+    return result;
+  }
+
+  async buildJacobian(output, input) {
+    const result = await this.hooks.request("jacobian", { output, input }, { quiet: true });
+    if (result.ok && result.calls.length) {
+      this.hooks.echo(this.t.echoJacobian(output, input, result.calls.length));
+      this.hooks.echo(result.calls[0]);
+    } else if (!result.ok && !result.request_error) {
+      this.hooks.report(result);
+      if (result.failed_node) this.graph.render(this.state.graph, { failed: result.failed_node, keepView: true });
+    }
+    return result;
+  }
+}
