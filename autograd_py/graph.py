@@ -14,6 +14,7 @@ The JSON shape::
 - tensors: one row per named tensor for the gradient panel.
 """
 import inspect
+import textwrap
 
 import numpy as np
 
@@ -86,7 +87,7 @@ def formula(node_cls):
             text = inspect.getsource(method) if method is not None else ""
         except (OSError, TypeError):
             text = ""
-        _formula_cache[node_cls] = inspect.cleandoc(text) if text else ""
+        _formula_cache[node_cls] = textwrap.dedent(text).strip("\n") if text else ""
     return _formula_cache[node_cls]
 
 
