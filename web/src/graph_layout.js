@@ -69,7 +69,7 @@ export function layoutGraph(graph, t) {
   g.setGraph({
     rankdir: "TB",
     nodesep: 22,
-    ranksep: 38,
+    ranksep: 30,
     edgesep: 12,
     marginx: 20,
     marginy: 20,
@@ -110,9 +110,18 @@ export function layoutGraph(graph, t) {
     const placed = g.edge({ v: edge.from, w: edge.to, name: edge.id });
     const siblings = pairs.get(`${edge.from}\u0000${edge.to}`);
     const shift = (siblings.indexOf(edge.id) - (siblings.length - 1) / 2) * DUPLICATE_GAP;
-    // Parallel edges (x * x) bow apart in the middle, so both are plainly visible.
-    const last = placed.points.length - 1;
-    edge.points = placed.points.map((p, i) => ({ x: p.x + shift * (0.6 + 1.6 * Math.sin((Math.PI * i) / last)), y: p.y }));
+    // Parallel edges (x * x) bow apart in the middle, across the edge's direction, so both
+    // are plainly visible.
+    const pts = placed.points;
+    const last = pts.length - 1;
+    const dx = pts[last].x - pts[0].x;
+    const dy = pts[last].y - pts[0].y;
+    const len = Math.hypot(dx, dy) || 1;
+    edge.normal = { x: -dy / len, y: dx / len };
+    edge.points = pts.map((p, i) => {
+      const bow = shift * (0.6 + 1.6 * Math.sin((Math.PI * i) / last));
+      return { x: p.x + edge.normal.x * bow, y: p.y + edge.normal.y * bow };
+    });
     edge.shift = shift;
     edge.parallel = siblings.length;
   }

@@ -58,6 +58,10 @@ export class GraphView {
     );
     this.fillLegend();
     this.wirePanZoom();
+    // The details panel opening or the window resizing changes the canvas: refit, unless
+    // the learner has panned or zoomed by hand.
+    this.userMoved = false;
+    new ResizeObserver(() => { if (!this.userMoved) this.fit(); }).observe(this.canvas);
   }
 
   defs() {
@@ -161,8 +165,9 @@ export class GraphView {
       // The input index, beside the edge just above the node it feeds, on the outer side.
       const [a, b] = edge.points.slice(-2);
       const side = edge.shift < 0 ? -1 : 1;
-      group.appendChild(s("text", { class: "edge-index", x: a.x + (b.x - a.x) * 0.6 + side * 7, y: a.y + (b.y - a.y) * 0.6,
-        "text-anchor": side < 0 ? "end" : "start", text: String(edge.data.input_nr) }));
+      const at = { x: a.x + (b.x - a.x) * 0.55 + edge.normal.x * side * 8, y: a.y + (b.y - a.y) * 0.55 + edge.normal.y * side * 8 };
+      group.appendChild(s("text", { class: "edge-index", x: at.x, y: at.y + 3.5, "text-anchor": "middle",
+        text: String(edge.data.input_nr) }));
     }
     if (edge.kind === "detached") {
       const mid = edge.points[Math.floor(edge.points.length / 2)];
@@ -252,6 +257,7 @@ export class GraphView {
     const height = Math.max(80, (box.height || 400) - LEGEND_ROOM);
     const k = Math.max(MIN_ZOOM, Math.min(1.15, width / this.layout.width, height / this.layout.height));
     this.view = { k, x: (width - this.layout.width * k) / 2, y: Math.max(0, (height - this.layout.height * k) / 2) };
+    this.userMoved = false;
     this.applyView();
   }
 
@@ -262,6 +268,7 @@ export class GraphView {
     const k = Math.min(MAX_ZOOM, Math.max(MIN_ZOOM, this.view.k * factor));
     const ratio = k / this.view.k;
     this.view = { k, x: cx - (cx - this.view.x) * ratio, y: cy - (cy - this.view.y) * ratio };
+    this.userMoved = true;
     this.applyView();
   }
 
@@ -287,6 +294,7 @@ export class GraphView {
         this.canvas.classList.add("panning");
       }
       this.view = { ...this.view, x: drag.vx + dx, y: drag.vy + dy };
+      this.userMoved = true;
       this.applyView();
     });
     const end = (event) => {

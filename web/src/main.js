@@ -99,6 +99,7 @@ function applyLanguage(lang) {
   fillLessonPicker();
   showExplanation();
   views.setStrings(t);
+  showRunInfo();
   renderStatus(python.state);
 }
 
@@ -174,9 +175,17 @@ function reportResult(result, { markLines }) {
   output.flush(); // text first, so whoever sees the run-info also sees the output
   if (markLines) {
     editor.markError(error ? error.lineno : null);
-    $("run-info").textContent = error ? t.failedIn(Math.round(result.duration_ms)) : t.doneIn(Math.round(result.duration_ms));
-    $("run-info").dataset.ok = String(!error);
+    lastRun = { ok: !error, ms: Math.round(result.duration_ms) };
+    showRunInfo();
   }
+}
+
+let lastRun = null; // {ok, ms} of the last editor run, re-shown when the language changes
+
+function showRunInfo() {
+  const info = $("run-info");
+  info.textContent = lastRun ? (lastRun.ok ? t.doneIn(lastRun.ms) : t.failedIn(lastRun.ms)) : "";
+  if (lastRun) info.dataset.ok = String(lastRun.ok);
 }
 
 async function runEditor() {
@@ -184,7 +193,8 @@ async function runEditor() {
   await python.ready;
   output.clear();
   editor.markError(null);
-  $("run-info").textContent = "";
+  lastRun = null;
+  showRunInfo();
   const result = await python.request("run", editor.getCode());
   reportResult(result, { markLines: true });
   views.showResult(result);

@@ -84,7 +84,7 @@ export class NodeDetails {
     }
     return [
       h("div", { class: "fields" }, field(t.dShape, shapeText(node.shape)), field(t.dDtype, node.dtype),
-        field(t.dRequiresGrad, String(node.requires_grad)), field(t.dIsLeaf, String(node.is_leaf)),
+        field(t.dRequiresGrad, node.requires_grad ? "True" : "False"), field(t.dIsLeaf, node.is_leaf ? "True" : "False"),
         field(t.dGradFn, node.grad_fn || "None"), field(t.dVersion, String(node.version))),
       block(t.dValue, node.value.text),
       block(t.dGrad, gradText, "details-grad"),
