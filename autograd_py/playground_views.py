@@ -162,16 +162,31 @@ def failed_node(exc, namespace, recorder=None):
 # ---- the steps of the last backward pass ------------------------------------------------------
 
 class _Frozen:
-    """A gradient's values at the moment of the step (a later ``zero_()`` must not change them)."""
+    """What ``trace`` formats: an object with ``_data``, here a copy taken at the step."""
 
     __slots__ = ("_data",)
 
-    def __init__(self, t):
-        self._data = np.array(t._data, copy=True)
+    def __init__(self, data):
+        self._data = data
 
 
 def _freeze(t):
-    return None if t is None else _Frozen(t)
+    # A copy: a later in-place change (``y.grad.zero_()`` on a retained grad) must not reach it.
+    return None if t is None else t._data.copy()
+
+
+def _thaw(data):
+    return None if data is None else _Frozen(data)
+
+
+def _thaw_event(event):
+    kind = event["event"]
+    if kind == "node":
+        return {**event, "grads_in": [_thaw(g) for g in event["grads_in"]],
+                "grads_out": [_thaw(g) for g in event["grads_out"]]}
+    if kind in ("accumulate", "hook"):
+        return {**event, "grad": _thaw(event["grad"])}
+    return event
 
 
 class PassRecorder:
@@ -246,7 +261,7 @@ class PassRecorder:
         """The newest pass as JSON: ``{"pass", "line", "roots", "steps", "dropped"}``, or None."""
         if not self.passes:
             return None
-        steps = [trace._to_json(e) for e in self.events]
+        steps = [trace._to_json(_thaw_event(e)) for e in self.events]
         if steps and steps[0]["event"] == "begin":
             steps[0]["roots"] = self.roots
         dropped = self.count - len(self.events)
@@ -326,16 +341,16 @@ class GradHistory:
             if change is None:
                 continue
             self._seq += 1
-            # Arrays now, text at export: formatting on every pass would slow training loops down.
-            entry = {"seq": self._seq, "change": change, "when": dict(when),
-                     "grad": None if now is None else np.array(now, copy=True)}
+            # Arrays now, text (and the delta) at export: this runs twice per backward pass.
+            kept = None if now is None else now.copy()
+            entry = {"seq": self._seq, "change": change, "when": when, "grad": kept}
             if change in ("accumulated", "changed"):
-                entry["delta"] = now.astype(np.float64) - prev
+                entry["prev"] = prev
             row["entries"].append(entry)
             if len(row["entries"]) > self.max_entries:
                 row["entries"].pop(0)
                 row["dropped"] += 1
-            row["last"] = None if now is None else np.array(now, copy=True)
+            row["last"] = kept
 
     def export(self, namespace):
         """``{tensor_id: {"entries", "dropped"}}`` for the named tensors; forgets the others."""
@@ -347,10 +362,11 @@ class GradHistory:
 
 
 def _entry_json(entry):
-    out = dict(entry)
-    for key in ("grad", "delta"):
-        if out.get(key) is not None:
-            out[key] = graph.preview(out[key])
+    out = {key: value for key, value in entry.items() if key != "prev"}
+    if entry["grad"] is not None:
+        out["grad"] = graph.preview(entry["grad"])
+    if "prev" in entry:
+        out["delta"] = graph.preview(entry["grad"].astype(np.float64) - entry["prev"])
     return out
 
 

@@ -15,7 +15,7 @@ const LINE_H = { one: 30, two: 44 };
 const DUPLICATE_GAP = 12; // px between parallel edges (x * x has two)
 // network-simplex gives the tidiest ranks; beyond this many nodes the
 // cheaper longest-path ranker keeps a large graph's layout fast.
-const SIMPLEX_LIMIT = 260;
+const SIMPLEX_LIMIT = 450;
 
 function clip(text) {
   return text.length > MAX_CHARS ? `${text.slice(0, MAX_CHARS - 1)}…` : text;

@@ -7,6 +7,7 @@ import { count, fill, h, s } from "./dom.js";
 import { curvePath, layoutGraph } from "./graph_layout.js";
 
 const MIN_ZOOM = 0.08;
+const MIN_FIT = 0.42; // fitting never shrinks text below about 5 px
 const MAX_ZOOM = 3;
 const DRAG_THRESHOLD = 4;
 const LEGEND_ROOM = 26; // px kept free under the graph for the legend
@@ -255,8 +256,21 @@ export class GraphView {
     const box = this.canvas.getBoundingClientRect();
     const width = box.width || 600;
     const height = Math.max(80, (box.height || 400) - LEGEND_ROOM);
-    const k = Math.max(MIN_ZOOM, Math.min(1.15, width / this.layout.width, height / this.layout.height));
-    this.view = { k, x: (width - this.layout.width * k) / 2, y: Math.max(0, (height - this.layout.height * k) / 2) };
+    // Never smaller than readable: a graph that does not fit shows its output end (the root,
+    // where backward starts), centred, and the rest is a pan or a zoom away.
+    const k = Math.max(MIN_FIT, Math.min(1.15, width / this.layout.width, height / this.layout.height));
+    const w = this.layout.width * k;
+    const hgt = this.layout.height * k;
+    if (w <= width && hgt <= height) {
+      this.view = { k, x: (width - w) / 2, y: (height - hgt) / 2 };
+    } else {
+      const focus = this.layout.nodes.reduce((low, n) => (n.y > low.y ? n : low));
+      this.view = {
+        k,
+        x: w <= width ? (width - w) / 2 : width / 2 - focus.x * k,
+        y: hgt <= height ? (height - hgt) / 2 : height - (focus.y + focus.height / 2 + 16) * k,
+      };
+    }
     this.userMoved = false;
     this.applyView();
   }
