@@ -1,15 +1,20 @@
 // Bundles the page entry and the worker entry with esbuild's JS API.
 //
 // Usage: node web/build/bundle.mjs --src web/src --out web/dist [--no-minify]
-// Writes <out>/main.js and <out>/worker.js (ESM, with linked source maps) and
-// prints a one-line JSON summary of the written files on stdout.
+// Writes one self-contained <out>/<name> per entry below (with a linked source
+// map) and prints a one-line JSON summary of the written files on stdout.
 import { build } from "esbuild";
 import { existsSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
 
-const ENTRIES = ["main.js", "worker.js"];
+// Each entry is loaded by a fixed relative URL, so each is bundled on its own.
+// ESM where the loader allows it; "iife" for classic scripts.
+const ENTRIES = [
+  { name: "main.js", format: "esm" }, // the playground page
+  { name: "worker.js", format: "esm" }, // module Web Worker owning Pyodide
+];
 // Resolve packages from web/node_modules even for sources outside web/.
 const NODE_MODULES = fileURLToPath(new URL("../node_modules", import.meta.url));
 
@@ -27,19 +32,16 @@ if (!values.src || !values.out) {
 const srcDir = path.resolve(values.src);
 const outDir = path.resolve(values.out);
 
-const entryPoints = ENTRIES.map((name) => path.join(srcDir, name));
-const missing = entryPoints.filter((file) => !existsSync(file));
+const missing = ENTRIES.map(({ name }) => path.join(srcDir, name)).filter((file) => !existsSync(file));
 if (missing.length) {
   console.error(missing.map((file) => `${file} missing`).join("\n"));
   process.exit(1);
 }
 
-const options = {
-  entryPoints,
+const common = {
   outdir: outDir,
   entryNames: "[name]",
   bundle: true,
-  format: "esm",
   // Module workers and top-level await need a modern browser anyway.
   target: ["es2022"],
   platform: "browser",
@@ -54,16 +56,18 @@ const options = {
   nodePaths: [NODE_MODULES],
 };
 
-let result;
+let results;
 try {
-  result = await build(options);
+  results = await Promise.all(ENTRIES.map(({ name, format }) =>
+    build({ ...common, format, entryPoints: [path.join(srcDir, name)] })));
 } catch {
   // esbuild has already printed the errors with their source locations.
   process.exit(1);
 }
 
-const outputs = Object.entries(result.metafile.outputs).map(([file, info]) => ({
+const outputs = results.flatMap((result) => Object.entries(result.metafile.outputs)).map(([file, info]) => ({
   file: path.relative(outDir, path.resolve(srcDir, file)),
   bytes: info.bytes,
 }));
-console.log(JSON.stringify({ outputs, warnings: result.warnings.length }));
+const warnings = results.reduce((sum, result) => sum + result.warnings.length, 0);
+console.log(JSON.stringify({ outputs, warnings }));
