@@ -31,6 +31,7 @@ import warnings
 from . import engine, graph
 from .playground_output import (FLUSH_CHARS, FLUSH_INTERVAL_S, MAX_OUTPUT_CHARS, MAX_OUTPUT_LINES,  # noqa: F401 (re-exported)
                                 TRUNCATION_NOTE, OutputCapture, _StreamWriter)
+from .playground_globals import SessionGlobals
 from .playground_backward import RequestError, grad_change_report, jacobian, plan_backward, watched_tensor
 from .playground_views import GradHistory, PassRecorder, describe, failed_node, json_safe
 
@@ -80,13 +81,15 @@ class Session:
         self.max_chars = max_chars
         self.max_lines = max_lines
         self.namespace = {}
+        self.globals = SessionGlobals()  # grad mode, default dtype, seed, ...: per session
         self.history = GradHistory()
         self.commands = 0
         self._jacobian = None  # (output, input, matrix) of the Jacobian the view shows
         self.reset()
 
     def reset(self):
-        """Forgets every name the user defined."""
+        """Forgets every name the user defined, and any grad mode, dtype, seed or print option set."""
+        self.globals.reset()
         self.namespace.clear()
         self.namespace.update({"__name__": "__main__", "__builtins__": __builtins__})
         self.history.clear()
@@ -164,20 +167,23 @@ class Session:
         try:
             request = json.loads(text)
             kind = request.get("type")
-            if kind == "backward":
-                result = self.backward(request)
-            elif kind == "jacobian":
-                result = self.jacobian(request.get("output"), request.get("input"))
-            elif kind == "describe":
-                result = describe(self.namespace, request.get("node"))
-            elif kind == "reset":
-                result = {**self.reset(), "stdout": "", "stderr": "", "error": None, "duration_ms": 0,
-                          **self._views(None, None)}
-            else:
-                raise RequestError("bad_request", f"unknown request type {kind!r}", kind=str(kind))
+            with self.globals.active():
+                result = self._answer(kind, request)
         except RequestError as exc:
             result = {"ok": False, "error": exc.to_json(), "request_error": True}
         return _dumps(result)
+
+    def _answer(self, kind, request):
+        if kind == "backward":
+            return self.backward(request)
+        if kind == "jacobian":
+            return self.jacobian(request.get("output"), request.get("input"))
+        if kind == "describe":
+            return describe(self.namespace, request.get("node"))
+        if kind == "reset":
+            return {**self.reset(), "stdout": "", "stderr": "", "error": None, "duration_ms": 0,
+                    **self._views(None, None)}
+        raise RequestError("bad_request", f"unknown request type {kind!r}", kind=str(kind))
 
     def run_json(self, code):
         """``run`` with a JSON string result, for the web worker."""
@@ -217,7 +223,7 @@ class Session:
         try:
             sys.stdout, sys.stderr = stdout, stderr
             sys.displayhook = _display_to(stdout)
-            with warnings.catch_warnings():
+            with warnings.catch_warnings(), self.globals.active():
                 # "always": a learner who repeats a mistake must see the warning again.
                 warnings.simplefilter("always")
                 warnings.showwarning = _warning_printer(capture)
@@ -231,14 +237,16 @@ class Session:
             sys.stdout, sys.stderr, sys.displayhook, warnings.showwarning = saved
             capture.flush()
         duration_ms = round((time.perf_counter() - start) * 1000, 3)
-        self.history.snapshot(self.namespace, {"kind": "command", "command": self.commands})
+        with self.globals.active():  # the views format values with this session's print options
+            self.history.snapshot(self.namespace, {"kind": "command", "command": self.commands})
+            views = self._views(recorder, failed)
         return {
             "ok": error is None,
             "stdout": capture.text("stdout"),
             "stderr": capture.text("stderr"),
             "error": error,
             "duration_ms": duration_ms,
-            **self._views(recorder, failed),
+            **views,
         }
 
 
