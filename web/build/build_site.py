@@ -9,7 +9,9 @@ Steps, each timed on stdout:
 4. copy ``web/public/`` verbatim,
 5. gather the Pyodide runtime and sha256-checked wheels into ``pyodide/``
    (``web/build/fetch_pyodide.py``),
-6. write ``build-info.json``.
+6. write ``build-info.json``,
+7. bake the precache manifest into the service worker ``sw.js``
+   (``web/build/precache.py``).
 
 Everything is built in a staging folder beside the output and swapped in at
 the end, so a running ``http.server`` never serves a half-built site.
@@ -41,6 +43,7 @@ from typing import Sequence
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 import fetch_pyodide  # noqa: E402  (sibling module, importable without installing)
+import precache  # noqa: E402
 
 REPO_ROOT = Path(__file__).resolve().parents[2]
 WEB_DIR = REPO_ROOT / "web"
@@ -51,8 +54,8 @@ PACKAGING_FILES = ("pyproject.toml", "setup.py", "setup.cfg", "MANIFEST.in", "RE
                    "LICENSE", "LICENSE.txt", "LICENSE.md")
 PACKAGE_DIR = "autograd_py"
 # Names the build itself writes at the top of the output.
-GENERATED_NAMES = {"main.js", "main.js.map", "worker.js", "worker.js.map", "pyodide", "wheels",
-                   "build-info.json"}
+GENERATED_NAMES = {"main.js", "main.js.map", "worker.js", "worker.js.map", "sw.js", "sw.js.map",
+                   "pyodide", "wheels", "build-info.json"}
 
 
 class BuildError(RuntimeError):
@@ -214,6 +217,9 @@ def build_site(out_dir: Path, src_dir: Path, public_dir: Path, cache_dir: Path |
             results[label] = step()
             print(f"build_site: {label:<18} {time.monotonic() - started:6.2f} s", flush=True)
         info = write_build_info(staging, results["autograd_py wheel"])
+        offline = precache.bake(staging)  # last: its version covers every file, build-info.json too
+        print(f"build_site: precache {len(offline['files'])} files, {offline['bytes'] / 1e6:.1f} MB, "
+              f"version {offline['version']}", flush=True)
         os.chmod(staging, 0o755)  # mkdtemp makes it 0700
         swap_into_place(staging, out_dir)
     except BaseException:
@@ -241,7 +247,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         info = build_site(out_dir, args.src.resolve(), args.public.resolve(),
                           args.cache_dir, minify=not args.no_minify)
-    except (BuildError, fetch_pyodide.PyodideAssetError) as exc:
+    except (BuildError, fetch_pyodide.PyodideAssetError, precache.PrecacheError) as exc:
         print(f"build_site: error: {exc}", file=sys.stderr)
         return 1
     size_mb = dir_size(out_dir) / 1e6

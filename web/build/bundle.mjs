@@ -14,6 +14,7 @@ import { parseArgs } from "node:util";
 const ENTRIES = [
   { name: "main.js", format: "esm" }, // the playground page
   { name: "worker.js", format: "esm" }, // module Web Worker owning Pyodide
+  { name: "sw.js", format: "iife" }, // service worker keeping the offline copy (classic, for portability)
 ];
 // Resolve packages from web/node_modules even for sources outside web/.
 const NODE_MODULES = fileURLToPath(new URL("../node_modules", import.meta.url));

@@ -46,8 +46,9 @@ const theme = EditorView.theme({
  * @param {() => void} options.onRun called on Ctrl/Cmd-Enter
  * @param {(text: string) => void} options.onChange called after every edit
  * @param {string} options.label accessible name
+ * @param {boolean} [options.readOnly] no editing (selecting and copying still work)
  */
-export function createEditor(parent, { doc, onRun, onChange, label }) {
+export function createEditor(parent, { doc, onRun, onChange, label, readOnly = false }) {
   const view = new EditorView({
     parent,
     state: EditorState.create({
@@ -59,6 +60,7 @@ export function createEditor(parent, { doc, onRun, onChange, label }) {
         indentUnit.of("    "),
         errorLineField,
         theme,
+        EditorState.readOnly.of(readOnly),
         EditorView.contentAttributes.of({ "aria-label": label }),
         EditorView.updateListener.of((update) => {
           if (update.docChanged) onChange(update.state.doc.toString());

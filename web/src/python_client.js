@@ -51,9 +51,13 @@ export class PythonClient {
    * @param {(msg: object) => void} hooks.onStatus  status and fatal messages of the current worker
    * @param {(stream: string, text: string) => void} hooks.onStream  streamed output
    * @param {(state: string) => void} hooks.onState  "loading" | "ready" | "running" | "error"
+   * @param {object} [options]
+   * @param {boolean} [options.spare] warm a spare worker for fast restarts (false in embeds:
+   *     a page of embeds must not hold two Pythons per example)
    */
-  constructor(hooks) {
+  constructor(hooks, { spare = true } = {}) {
     this.hooks = hooks;
+    this.useSpare = spare;
     this.nextId = 1;
     this.pending = new Map(); // id -> {resolve, type}
     this.spare = null;
@@ -120,7 +124,7 @@ export class PythonClient {
   }
 
   warmSpare() {
-    if (this.interruptible || this.spare) return;
+    if (!this.useSpare || this.interruptible || this.spare) return;
     this.spare = this.spawn();
   }
 
@@ -152,6 +156,7 @@ export class PythonClient {
       if (settled && handle === this.current) return "interrupted";
     }
     this.restart();
+    if (this.hooks.onRestarted) this.hooks.onRestarted("self");
     return "restarted";
   }
 

@@ -1,0 +1,116 @@
+// The script a teacher adds to a course page, once:
+//
+//   <script src="https://example.org/playground/embed.js" defer></script>
+//   <autograd-playground show="graph,grads">
+//   <script type="text/x-python">
+//   import torch
+//   ...
+//   </script>
+//   </autograd-playground>
+//
+// Each <autograd-playground> shows its code as text until it comes near the
+// viewport, then becomes a sandboxed iframe of embed.html on the playground's
+// own origin (the origin this script came from). The frame reports its height
+// and the element follows it. Attributes: height, readonly, autorun, lang,
+// show (see README "Embed"). Nothing here touches Python or the frame's DOM.
+
+import { HASH_PREFIX, dedent, normalizeOptions } from "./embed_options.js";
+import { encodeState } from "./share.js";
+
+const script = document.currentScript;
+const BASE = new URL(".", script ? script.src : location.href).href;
+const ORIGIN = new URL(BASE).origin;
+const MAX_FRAME_HEIGHT = 4000;
+const LOAD_MARGIN = "300px 0px"; // start a little before the example scrolls into view
+
+const STYLE = `
+:host { display: block; margin: 1em 0; }
+pre { margin: 0; padding: 12px 14px; border: 1px solid #e2e5ea; border-radius: 8px; background: #f8f9fb;
+      font: 13px/1.55 ui-monospace, "SFMono-Regular", Menlo, Consolas, monospace; white-space: pre-wrap; overflow: auto; }
+iframe { display: block; width: 100%; border: 0; }
+`;
+
+const frames = new Map(); // the frame's window -> its iframe element
+
+window.addEventListener("message", (event) => {
+  if (event.origin !== ORIGIN) return;
+  const iframe = frames.get(event.source);
+  const msg = event.data;
+  if (!iframe || !msg || msg.type !== "autograd-playground:size") return;
+  const height = Number(msg.height);
+  if (Number.isFinite(height) && height > 0) iframe.style.height = `${Math.min(height, MAX_FRAME_HEIGHT)}px`;
+});
+
+const observer = new IntersectionObserver((entries) => {
+  for (const entry of entries) {
+    if (!entry.isIntersecting) continue;
+    observer.unobserve(entry.target);
+    entry.target.load();
+  }
+}, { rootMargin: LOAD_MARGIN });
+
+function sheet() {
+  const css = new CSSStyleSheet();
+  css.replaceSync(STYLE);
+  return css;
+}
+
+/** The example's code: a <script type="text/x-python"> child's text, else the element's own text. */
+function readCode(element) {
+  const block = element.querySelector('script[type="text/x-python"], script[type="text/python"]');
+  return dedent(block ? block.textContent : element.textContent);
+}
+
+class AutogradPlayground extends HTMLElement {
+  connectedCallback() {
+    if (this.shadowRoot) return; // moved within the page: keep what is there
+    const root = this.attachShadow({ mode: "open" });
+    root.adoptedStyleSheets = [sheet()];
+    this.code = readCode(this);
+    this.placeholder = document.createElement("pre");
+    this.placeholder.textContent = this.code; // text only, never HTML
+    root.append(this.placeholder);
+    observer.observe(this);
+  }
+
+  disconnectedCallback() {
+    observer.unobserve(this);
+    if (this.iframe) frames.delete(this.iframe.contentWindow);
+  }
+
+  /** The options the frame gets, from the attributes. */
+  options() {
+    return normalizeOptions({
+      code: this.code,
+      height: this.getAttribute("height"),
+      readonly: this.hasAttribute("readonly"),
+      autorun: this.hasAttribute("autorun"),
+      lang: this.getAttribute("lang"),
+      show: this.hasAttribute("show") ? this.getAttribute("show") : undefined,
+    });
+  }
+
+  /** Replaces the code placeholder by the live example. */
+  async load() {
+    if (this.iframe) return;
+    const iframe = document.createElement("iframe");
+    this.iframe = iframe;
+    // The frame runs on the playground's origin (its storage, its workers) and nothing more:
+    // no popups, forms, top navigation or access to this page.
+    iframe.setAttribute("sandbox", "allow-scripts allow-same-origin");
+    iframe.title = this.getAttribute("title") || "PyTorch autograd example";
+    iframe.style.height = `${this.placeholder.offsetHeight + 160}px`;
+    iframe.src = `${BASE}embed.html${HASH_PREFIX}${await encodeState(this.options())}`;
+    this.shadowRoot.replaceChildren(iframe);
+    frames.set(iframe.contentWindow, iframe);
+  }
+
+  /** The live example's iframe, or null while it is still a placeholder. */
+  get frame() {
+    return this.iframe || null;
+  }
+}
+
+if (window.customElements && !customElements.get("autograd-playground")) {
+  customElements.define("autograd-playground", AutogradPlayground);
+}

@@ -1,0 +1,149 @@
+// Pyodide with autograd_py, inside a worker: loading it in phases and
+// answering requests for sessions. Both worker entries use it: worker.js (one
+// page, one session) and shared_worker.js (the embeds of a page, one session
+// each). No PyProxy ever leaves the worker; requests and replies are JSON.
+
+const VIEW_REQUESTS = new Set(["reset", "backward", "jacobian", "describe"]);
+
+async function fetchBytes(url) {
+  const response = await fetch(url);
+  if (!response.ok) throw new Error(`${url}: HTTP ${response.status}`);
+  return response.arrayBuffer();
+}
+
+export class Runtime {
+  /**
+   * @param {string} base the worker script's URL; every asset is found relative to it
+   * @param {(msg: object) => void} post sends a status or fatal message to every client
+   */
+  constructor(base, post) {
+    this.base = base;
+    this.post = post;
+    this.started = performance.now();
+    this.pyodide = null;
+    this.playground = null; // PyProxy of autograd_py.playground
+    this.interruptView = null;
+  }
+
+  status(phase, phaseStart) {
+    const now = performance.now();
+    this.post({ type: "status", phase, ms: Math.round(now - phaseStart), total_ms: Math.round(now - this.started) });
+    return now;
+  }
+
+  /** Loads the runtime, NumPy and autograd_py; resolves true when ready, false after a fatal message. */
+  async load() {
+    let phase = "runtime";
+    try {
+      let t = performance.now();
+      // The wheel downloads while the runtime and NumPy load; only unpacking waits.
+      const wheelPromise = fetch(new URL("./build-info.json", this.base))
+        .then((r) => {
+          if (!r.ok) throw new Error(`build-info.json: HTTP ${r.status}`);
+          return r.json();
+        })
+        .then((info) => fetchBytes(new URL(info.autograd_py_wheel, this.base)));
+      wheelPromise.catch(() => {}); // reported below, in its own phase
+      const { loadPyodide } = await import(new URL("./pyodide/pyodide.mjs", this.base).href);
+      this.pyodide = await loadPyodide({
+        indexURL: new URL("./pyodide/", this.base).href,
+        // Stray output (outside a session run) goes to the devtools console only.
+        stdout: (line) => console.log("[py]", line),
+        stderr: (line) => console.warn("[py]", line),
+        // No keyboard in a worker: input() sees end-of-file (EOFError), not a crash.
+        stdin: () => null,
+      });
+      if (this.interruptView) this.pyodide.setInterruptBuffer(this.interruptView);
+      t = this.status(phase, t);
+
+      phase = "numpy";
+      await this.pyodide.loadPackage("numpy", { messageCallback: () => {} });
+      this.pyodide.runPython("import numpy"); // counted here, not in the autograd_py phase
+      t = this.status(phase, t);
+
+      phase = "autograd_py";
+      this.pyodide.unpackArchive(await wheelPromise, "wheel");
+      this.playground = this.pyodide.pyimport("autograd_py.playground");
+      t = this.status(phase, t);
+
+      this.status("ready", this.started);
+      return true;
+    } catch (err) {
+      this.post({ type: "fatal", phase, message: String(err && err.message ? err.message : err) });
+      return false;
+    }
+  }
+
+  setInterruptBuffer(view) {
+    this.interruptView = view;
+    if (this.pyodide) this.pyodide.setInterruptBuffer(view);
+  }
+
+  /**
+   * A new namespace with its own settings (see autograd_py/playground_globals.py).
+   * @param {(stream: string, text: string) => void} emit streamed output, batched by Python
+   */
+  newSession(emit) {
+    return this.playground.Session.callKwargs({ on_output: emit });
+  }
+
+  /** Answers one request of a session with its result message. */
+  handle(session, msg) {
+    if (this.interruptView) this.interruptView[0] = 0; // a Stop pressed between runs must not hit the next one
+    let json;
+    try {
+      if (msg.type === "run") json = session.run_json(String(msg.code));
+      else if (msg.type === "eval") json = session.eval_json(String(msg.code));
+      else if (VIEW_REQUESTS.has(msg.type)) json = session.request_json(JSON.stringify(msg));
+      else throw new Error(`unknown request type ${msg.type}`);
+    } catch (err) {
+      return internalError(msg.id, err);
+    }
+    return { ...JSON.parse(json), id: msg.id, type: "result" };
+  }
+}
+
+function internalError(id, err) {
+  return {
+    id,
+    type: "result",
+    ok: false,
+    stdout: "",
+    stderr: "",
+    error: { type: "InternalError", message: String(err), lineno: null, traceback: String(err) },
+    duration_ms: 0,
+  };
+}
+
+/**
+ * Runs queued jobs one at a time, in order, once `open()` was called.
+ * Python is single-threaded: requests from all clients wait in one line.
+ */
+export class RequestQueue {
+  constructor(run) {
+    this.run = run;
+    this.jobs = [];
+    this.isOpen = false;
+    this.busy = false;
+  }
+
+  push(job) {
+    this.jobs.push(job);
+    this.drain();
+  }
+
+  open() {
+    this.isOpen = true;
+    this.drain();
+  }
+
+  drain() {
+    if (this.busy || !this.isOpen) return;
+    this.busy = true;
+    try {
+      while (this.jobs.length) this.run(this.jobs.shift());
+    } finally {
+      this.busy = false;
+    }
+  }
+}
