@@ -341,6 +341,8 @@ def test_full_build_from_throwaway_entries(tmp_path):
         'await loadPyodide({ indexURL: new URL("./pyodide/", self.location.href).href });\n')
     (public / "index.html").write_text("<!doctype html><script type=module src=./main.js>"
                                        "</script>")
+    (src / "sw.js").write_text('const MANIFEST = "__PRECACHE_MANIFEST__";\n'
+                               'self.oninstall = () => console.log(MANIFEST.files);\n')
     out = tmp_path / "dist"
 
     info = build_site.build_site(out, src, public, cache_dir=None)
@@ -353,6 +355,9 @@ def test_full_build_from_throwaway_entries(tmp_path):
     assert "./pyodide/pyodide.mjs" in worker  # left for the browser to resolve
     assert_dist_is_complete(out)
     assert info == json.loads((out / "build-info.json").read_text())
+    baked = re.search(r'\{"version":"(\w+)","files":(\[.*?\])\}', (out / "sw.js").read_text())
+    assert json.loads(baked[2]) == sorted(p.relative_to(out).as_posix() for p in out.rglob("*")
+                                          if p.is_file() and p.suffix != ".map" and p.name != "sw.js")
 
 
 def assert_dist_is_complete(dist: Path) -> None:
