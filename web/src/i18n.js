@@ -1,7 +1,9 @@
 // User-interface strings in English and Simplified Chinese.
 // Lesson texts live in lessons.json; these are only the page's own words.
-// The "See autograd" views' strings live in i18n_views.js and are merged in.
+// The "See autograd" views' strings live in i18n_views.js, the share links'
+// in i18n_share.js; both are merged in.
 
+import { SHARE_STRINGS } from "./i18n_share.js";
 import { VIEW_STRINGS } from "./i18n_views.js";
 
 export const STRINGS = {
@@ -71,7 +73,7 @@ export const STRINGS = {
   },
 };
 
-for (const lang of Object.keys(STRINGS)) Object.assign(STRINGS[lang], VIEW_STRINGS[lang]);
+for (const lang of Object.keys(STRINGS)) Object.assign(STRINGS[lang], VIEW_STRINGS[lang], SHARE_STRINGS[lang]);
 
 export const LANGUAGES = [
   { code: "en", label: "EN" },

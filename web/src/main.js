@@ -9,12 +9,15 @@
 //                               output, error is null or {type, message, lineno, traceback}
 //   playground.ready         -> Promise resolved when Python is ready (the current
 //                               worker's: after a restart, the new one's)
+//   playground.shareLink()   -> Promise<str>: a link to this page holding the editor's
+//                               code, the lesson and the language (see share.js)
 
 import { createEditor } from "./editor.js";
 import { LANGUAGES, STRINGS, defaultLanguage } from "./i18n.js";
 import { LESSONS, lessonById } from "./lessons.js";
 import { OutputView } from "./output.js";
 import { PythonClient } from "./python_client.js";
+import { ShareUI } from "./share_ui.js";
 import { loadSettings, saveSettings } from "./storage.js";
 import { Views } from "./views.js";
 
@@ -99,6 +102,7 @@ function applyLanguage(lang) {
   fillLessonPicker();
   showExplanation();
   views.setStrings(t);
+  if (shareUI) shareUI.setStrings(t);
   showRunInfo();
   renderStatus(python.state);
 }
@@ -152,6 +156,7 @@ function onStatus(msg) {
 }
 
 let views = null;
+let shareUI = null;
 const python = new PythonClient({
   onStatus,
   onStream: (stream, text) => output.write(stream, text),
@@ -280,12 +285,25 @@ function buildLanguageSwitch() {
 if (/Mac|iPhone|iPad/.test(navigator.platform || navigator.userAgent)) $("run-shortcut").textContent = "⌘ ↵";
 buildLanguageSwitch();
 wireControls();
+shareUI = new ShareUI({
+  lessons: LESSONS,
+  state: () => ({ code: editor.getCode(), lesson: settings.lesson, lang: settings.lang }),
+  draftFor: (id) => settings.drafts[id] ?? null,
+  openLesson: selectLesson,
+  setLanguage: (lang) => lang !== settings.lang && applyLanguage(lang),
+  setCode(code) {
+    editor.setCode(code);
+    editor.markError(null);
+  },
+}, t);
 applyLanguage(settings.lang);
+shareUI.start(); // a link in the URL fragment replaces what was restored above
 
 window.playground = Object.freeze({
   setCode: (text) => editor.setCode(String(text)),
   getCode: () => editor.getCode(),
   run: () => runEditor(),
+  shareLink: () => shareUI.link(),
   get ready() {
     return python.ready;
   },

@@ -1,0 +1,38 @@
+// Strings of the share links (share_ui.js), merged into STRINGS by i18n.js.
+
+export const SHARE_STRINGS = {
+  en: {
+    copyLink: "Copy link",
+    copyLinkTitle: "Copy a link to this code, lesson and language",
+    linkCopied: "Link copied",
+    copyByHand: "Copy this link:",
+    linkTooLong: (limit) => `This code is too long for a link (the limit is ${limit} characters).`,
+    shareMalformed: "This share link is damaged: its data could not be read.",
+    shareTruncated: "This share link is incomplete or damaged: it was probably cut off when it was copied.",
+    shareTooLarge: (limit) => `This share link is too large to open (the limit is ${limit} characters).`,
+    shareUnsupported: "This share link was made by another version of the playground and cannot be opened here.",
+    shareOpenedDefault: "The default lesson was opened instead.",
+    shareOpened: (title) => `Opened shared code for “${title}”. It has not run: press Run when you are ready.`,
+    shareKeptOwn: "Your own code for this lesson is kept.",
+    shareKeptNote: "Your own code for this lesson was replaced by a shared link; it is kept.",
+    backToMyCode: "Back to my code",
+    dismiss: "Dismiss",
+  },
+  zh: {
+    copyLink: "复制链接",
+    copyLinkTitle: "复制一个指向当前代码、课程和语言的链接",
+    linkCopied: "链接已复制",
+    copyByHand: "请手动复制这个链接：",
+    linkTooLong: (limit) => `代码太长，无法放进链接（上限为 ${limit} 个字符）。`,
+    shareMalformed: "这个分享链接已损坏：无法读取其中的数据。",
+    shareTruncated: "这个分享链接不完整或已损坏：很可能是复制时被截断了。",
+    shareTooLarge: (limit) => `这个分享链接太大，无法打开（上限为 ${limit} 个字符）。`,
+    shareUnsupported: "这个分享链接来自另一个版本的练习场，这里无法打开。",
+    shareOpenedDefault: "已改为打开默认课程。",
+    shareOpened: (title) => `已打开分享的代码（“${title}”）。代码尚未运行：准备好后请点击“运行”。`,
+    shareKeptOwn: "你自己在本课写的代码已保留。",
+    shareKeptNote: "你在本课写的代码被一个分享链接替换了，但已保留。",
+    backToMyCode: "回到我的代码",
+    dismiss: "关闭",
+  },
+};
