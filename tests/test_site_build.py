@@ -339,6 +339,8 @@ def test_full_build_from_throwaway_entries(tmp_path):
         'const { loadPyodide } = await import(new URL("./pyodide/pyodide.mjs", '
         'self.location.href).href);\n'
         'await loadPyodide({ indexURL: new URL("./pyodide/", self.location.href).href });\n')
+    for name in set(build_site.BUNDLES) - {"main.js", "worker.js", "sw.js"}:
+        (src / name).write_text(f"console.log({name!r});\n")
     (public / "index.html").write_text("<!doctype html><script type=module src=./main.js>"
                                        "</script>")
     (src / "sw.js").write_text('const MANIFEST = "__PRECACHE_MANIFEST__";\n'

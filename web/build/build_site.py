@@ -6,7 +6,7 @@ Steps, each timed on stdout:
    ``web/public/index.html``, ``web/node_modules``),
 2. build the ``autograd_py`` wheel from the working tree into ``wheels/``,
 3. bundle ``main.js`` and ``worker.js`` with esbuild (``web/build/bundle.mjs``),
-4. copy ``web/public/`` verbatim,
+4. copy ``web/public/`` verbatim, and ``web/examples/`` into ``examples/``,
 5. gather the Pyodide runtime and sha256-checked wheels into ``pyodide/``
    (``web/build/fetch_pyodide.py``),
 6. write ``build-info.json``,
@@ -54,8 +54,11 @@ PACKAGING_FILES = ("pyproject.toml", "setup.py", "setup.cfg", "MANIFEST.in", "RE
                    "LICENSE", "LICENSE.txt", "LICENSE.md")
 PACKAGE_DIR = "autograd_py"
 # Names the build itself writes at the top of the output.
-GENERATED_NAMES = {"main.js", "main.js.map", "worker.js", "worker.js.map", "sw.js", "sw.js.map",
-                   "pyodide", "wheels", "build-info.json"}
+BUNDLES = ("main.js", "worker.js", "embed.js", "embed_frame.js", "shared_worker.js", "shared_port.js",
+           "sw.js")
+GENERATED_NAMES = {*BUNDLES, *(f"{name}.map" for name in BUNDLES), "examples", "pyodide", "wheels",
+                   "build-info.json"}
+EXAMPLES_DIR = WEB_DIR / "examples"  # course pages that embed the playground, copied to examples/
 
 
 class BuildError(RuntimeError):
@@ -153,6 +156,8 @@ def copy_public(public_dir: Path, out_dir: Path) -> None:
     if clashes:
         raise BuildError(f"{rel(public_dir)} must not contain {clashes}: the build writes them")
     shutil.copytree(public_dir, out_dir, dirs_exist_ok=True)
+    if EXAMPLES_DIR.is_dir():
+        shutil.copytree(EXAMPLES_DIR, out_dir / "examples", dirs_exist_ok=True)
 
 
 def git_commit(repo_root: Path) -> str | None:

@@ -14,6 +14,10 @@ import { parseArgs } from "node:util";
 const ENTRIES = [
   { name: "main.js", format: "esm" }, // the playground page
   { name: "worker.js", format: "esm" }, // module Web Worker owning Pyodide
+  { name: "embed.js", format: "iife" }, // the host page's <script src=".../embed.js">
+  { name: "embed_frame.js", format: "esm" }, // embed.html, one example in compact mode
+  { name: "shared_worker.js", format: "esm" }, // module SharedWorker: one Pyodide for a page's embeds
+  { name: "shared_port.js", format: "esm" }, // shared_port.html, the SharedWorker's owner
   { name: "sw.js", format: "iife" }, // service worker keeping the offline copy (classic, for portability)
 ];
 // Resolve packages from web/node_modules even for sources outside web/.
