@@ -19,6 +19,7 @@ import { decodeState } from "./share.js";
 import { SharedPythonClient } from "./shared_client.js";
 
 const $ = (id) => document.getElementById(id);
+const READY_MARK = "playground:python-ready";
 const framed = window.parent !== window;
 
 async function readOptions() {
@@ -91,6 +92,10 @@ class Embed {
     if (this.python) return this.python;
     const hooks = {
       onStatus: (msg) => {
+        // For bench/embed_load.py, as on the main page.
+        if (msg.type === "status" && msg.phase === "ready" && !performance.getEntriesByName(READY_MARK).length) {
+          performance.mark(READY_MARK);
+        }
         if (msg.type === "fatal") {
           this.fatal = msg;
           this.output.line("error", this.t.loadFailed(msg.phase, msg.message));
@@ -175,6 +180,7 @@ function reportHeight() {
 
 const { options, problem } = await readOptions();
 const embed = new Embed(options, problem);
+performance.mark("playground:editor-ready");
 reportHeight();
 // With a shared runtime, loading now costs one Python for the whole page; the
 // host only creates this frame once it scrolls into view.
