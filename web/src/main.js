@@ -289,7 +289,10 @@ shareUI = new ShareUI({
   lessons: LESSONS,
   state: () => ({ code: editor.getCode(), lesson: settings.lesson, lang: settings.lang }),
   draftFor: (id) => settings.drafts[id] ?? null,
-  openLesson: selectLesson,
+  openLesson(id) {
+    selectLesson(id);
+    $("lessons").value = settings.lesson; // the picker only follows the user's own choices
+  },
   setLanguage: (lang) => lang !== settings.lang && applyLanguage(lang),
   setCode(code) {
     editor.setCode(code);
