@@ -15,6 +15,8 @@
 import { createEditor } from "./editor.js";
 import { LANGUAGES, STRINGS, defaultLanguage } from "./i18n.js";
 import { LESSONS, lessonById } from "./lessons.js";
+import { registerOffline } from "./offline.js";
+import { OfflineBadge } from "./offline_badge.js";
 import { OutputView } from "./output.js";
 import { PythonClient } from "./python_client.js";
 import { ShareUI } from "./share_ui.js";
@@ -31,6 +33,7 @@ let t = STRINGS[settings.lang] || STRINGS.en;
 
 const output = new OutputView($("output"));
 const statusEl = $("status");
+const offlineBadge = new OfflineBadge($("offline"), t);
 const phaseTimes = {};
 const NEXT_PHASE = { runtime: "numpy", numpy: "autograd_py", autograd_py: "ready" };
 let loadingPhase = "runtime";
@@ -96,6 +99,7 @@ function applyLanguage(lang) {
   $("console-input").placeholder = t.consolePlaceholder;
   $("console-input").setAttribute("aria-label", t.consoleLabel);
   editor.setLabel(t.editorLabel);
+  offlineBadge.setStrings(t);
   for (const button of document.querySelectorAll("[data-lang]")) {
     button.setAttribute("aria-pressed", String(button.dataset.lang === settings.lang));
   }
@@ -310,4 +314,10 @@ window.playground = Object.freeze({
   get ready() {
     return python.ready;
   },
+});
+
+// The offline copy (sw.js) is saved once Python is loaded, so it does not slow the first load.
+python.ready.then(() => {
+  const offline = registerOffline({ onState: (state) => offlineBadge.show(state) });
+  offlineBadge.onUpdate = () => offline.applyUpdate();
 });
