@@ -7,6 +7,8 @@
 // in the background once the first one is ready, so a restart takes well
 // under a second instead of a full Pyodide load.
 
+import { failedResult } from "./failed_result.js";
+
 const SIGINT = 2;
 const INTERRUPT_GRACE_MS = 1500; // after this, Stop falls back to a restart
 
@@ -180,17 +182,7 @@ export class PythonClient {
     this.spare = null;
     this.current = next;
     this.resetReadyPromise();
-    for (const [id, entry] of this.pending) {
-      entry.resolve({
-        id,
-        type: "result",
-        ok: false,
-        stdout: "",
-        stderr: "",
-        error: { type: "Restarted", message: "Python was restarted", lineno: null, traceback: "" },
-        duration_ms: 0,
-      });
-    }
+    for (const [id, entry] of this.pending) entry.resolve(failedResult(id, "Restarted", "Python was restarted"));
     this.pending.clear();
     // Replay what the new worker already reported, so the status is right at once.
     for (const msg of next.phases) this.dispatch(next, msg);

@@ -3,6 +3,8 @@
 // page, one session) and shared_worker.js (the embeds of a page, one session
 // each). No PyProxy ever leaves the worker; requests and replies are JSON.
 
+import { failedResult } from "./failed_result.js";
+
 const VIEW_REQUESTS = new Set(["reset", "backward", "jacobian", "describe"]);
 
 async function fetchBytes(url) {
@@ -97,22 +99,10 @@ export class Runtime {
       else if (VIEW_REQUESTS.has(msg.type)) json = session.request_json(JSON.stringify(msg));
       else throw new Error(`unknown request type ${msg.type}`);
     } catch (err) {
-      return internalError(msg.id, err);
+      return failedResult(msg.id, "InternalError", String(err), String(err));
     }
     return { ...JSON.parse(json), id: msg.id, type: "result" };
   }
-}
-
-function internalError(id, err) {
-  return {
-    id,
-    type: "result",
-    ok: false,
-    stdout: "",
-    stderr: "",
-    error: { type: "InternalError", message: String(err), lineno: null, traceback: String(err) },
-    duration_ms: 0,
-  };
 }
 
 /**

@@ -8,6 +8,8 @@
 // removes its holder iframe (shared_port.js), which lets the browser end the
 // stuck worker, and connects to the new runtime. Code in editors is kept.
 
+import { failedResult } from "./failed_result.js";
+
 const CHANNEL = "autograd-playground:runtime";
 const NAME_KEY = "autograd-playground:runtime-name";
 const DEFAULT_NAME = "autograd-playground";
@@ -26,18 +28,6 @@ function storeName(name) {
   } catch {
     // Without storage, embeds loaded later join the default runtime: still correct, only not shared.
   }
-}
-
-function restartedResult(id) {
-  return {
-    id,
-    type: "result",
-    ok: false,
-    stdout: "",
-    stderr: "",
-    error: { type: "Restarted", message: "Python was restarted", lineno: null, traceback: "" },
-    duration_ms: 0,
-  };
 }
 
 export class SharedPythonClient {
@@ -163,7 +153,7 @@ export class SharedPythonClient {
   reconnect(by, next) {
     if (this.port) this.port.close();
     this.holder.remove();
-    for (const [id, entry] of this.pending) entry.resolve(restartedResult(id));
+    for (const [id, entry] of this.pending) entry.resolve(failedResult(id, "Restarted", "Python was restarted"));
     this.pending.clear();
     this.connect(next);
     if (this.hooks.onRestarted) this.hooks.onRestarted(by);
