@@ -2,8 +2,10 @@
 
 Each workload of ``bench/`` runs once on autograd_py at a tiny size and is compared with the
 hand-derived NumPy results of ``bench/problems.py``; those references are in turn checked
-against finite differences, so neither side is trusted blindly.
+against finite differences, so neither side is trusted blindly. The browser benchmark
+bench/embed_load.py runs once, so that it cannot rot.
 """
+import json
 import sys
 from pathlib import Path
 
@@ -143,3 +145,47 @@ def test_reference_w5_matches_finite_differences():
     f = lambda v: v ** 3 * np.sin(v)  # noqa: E731
     second = (f(x + h) - 2 * f(x) + f(x - h)) / h ** 2
     _close(problems.reference("W5", d)[0], second, rtol=1e-5)
+
+
+# ---------------------------------------------------------------------------- bench/embed_load.py
+def _medians(tree):
+    """Every ``median`` figure of a nested summary dict."""
+    if isinstance(tree, dict):
+        if "median" in tree:
+            yield tree["median"]
+        for value in tree.values():
+            yield from _medians(value)
+
+
+@pytest.mark.e2e
+def test_embed_load_bench_runs_once(tmp_path):
+    """One cold repetition of every measurement of bench/embed_load.py in real Chromium + Pyodide.
+
+    A subprocess, because the e2e tests' Playwright may already hold this thread's event loop.
+    """
+    import subprocess
+
+    if not (ROOT / "web" / "dist" / "examples" / "course.html").is_file():
+        pytest.fail("web/dist is not built: run `python web/build/build_site.py`", pytrace=False)
+    out = tmp_path / "embed.json"
+    done = subprocess.run([sys.executable, str(ROOT / "bench" / "embed_load.py"), "--repeat", "1",
+                           "--json", str(out)], capture_output=True, text=True, timeout=180)
+    assert done.returncode == 0, done.stderr[-3000:]
+    figures = json.loads(out.read_text(encoding="utf-8"))
+    assert set(figures) >= {"embeds_kept", "first_paint", "first_run", "verdicts"}
+    assert set(figures["first_paint"]) == {"normal", "tall"}
+    for paint in figures["first_paint"].values():
+        for variant in ("with_embeds", "without_embeds"):
+            assert set(paint[variant]) == {"fcp_ms", "dcl_ms", "load_ms", "frames"}
+            assert paint[variant]["fcp_ms"]["median"] > 0 and paint[variant]["load_ms"]["median"] > 0
+        assert paint["without_embeds"]["frames"]["median"] == 0
+        assert paint["fcp_ratio"] > 0
+    # Only the tall viewport reaches the examples at load.
+    assert figures["first_paint"]["tall"]["with_embeds"]["frames"]["median"] > 0
+    run = figures["first_run"]
+    assert run["bare_pyodide_numpy_ms"]["median"] > 0 and run["ratio"] > 0
+    # The first Run cannot be answered before Python is ready, nor Python be ready before the frame asks.
+    assert 0 < run["embed_asked_ms"]["median"] <= run["embed_python_ready_ms"]["median"]
+    assert run["embed_python_ready_ms"]["median"] <= run["embed_answered_ms"]["median"]
+    assert all(value >= 0 for value in _medians(figures))
+    assert "| first Run answered" in done.stdout and "Target 2" in done.stdout
