@@ -70,7 +70,10 @@ def sites(site_dir, tmp_path):
 
 @pytest.fixture()
 def context(browser):
-    context = browser.new_context(viewport={"width": 1100, "height": 800}, locale="en-US")
+    # No offline copy here: its precache would download every file once more and blur the counts
+    # (test_offline.py covers it).
+    context = browser.new_context(viewport={"width": 1100, "height": 800}, locale="en-US",
+                                  service_workers="block")
     context.add_init_script(RECORD_CSP)
     yield context
     context.close()
@@ -226,7 +229,7 @@ def test_stop_restarts_the_shared_python_for_every_embed_and_ends_the_stuck_one(
 
 def test_without_shared_workers_python_loads_only_on_first_run(browser, sites):
     host_url, _, counts = sites
-    context = browser.new_context(viewport={"width": 1100, "height": 800})
+    context = browser.new_context(viewport={"width": 1100, "height": 800}, service_workers="block")
     # Like a browser without SharedWorker (e.g. Chrome on Android): every frame loses it.
     context.add_init_script("delete window.SharedWorker;")
     try:

@@ -13,6 +13,7 @@ import { GradsPanel } from "./grads_panel.js";
 import { GraphView } from "./graph_view.js";
 import { STRINGS, defaultLanguage } from "./i18n.js";
 import { EMBED_STRINGS } from "./i18n_embed.js";
+import { registerOffline } from "./offline.js";
 import { OutputView } from "./output.js";
 import { PythonClient } from "./python_client.js";
 import { decodeState } from "./share.js";
@@ -111,6 +112,8 @@ class Embed {
     this.python = typeof SharedWorker === "function"
       ? new SharedPythonClient(hooks)
       : new PythonClient(hooks, { spare: false });
+    // The offline copy (offline.js), saved once Python has loaded so it does not slow that down.
+    this.python.ready.then(() => registerOffline(), () => {});
     return this.python;
   }
 
