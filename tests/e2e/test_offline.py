@@ -137,6 +137,9 @@ def test_first_visit_saves_the_site_and_a_reload_works_with_the_server_gone(site
         - performance.getEntriesByName('playground:offline-register')[0].startTime""") / 1000
     expect(tab.testid("offline").locator(".offline-text")).to_have_text("Works offline")
     expect(tab.testid("offline-reload")).to_be_hidden()
+    tab.page.locator('[data-lang="zh"]').click()
+    expect(tab.testid("offline").locator(".offline-text")).to_have_text("可离线使用")
+    tab.page.locator('[data-lang="en"]').click()
     # The first install takes over at once: this very page is already served by it.
     status = sw_status(tab.page)
     files = status_files(site_dir)
