@@ -205,7 +205,7 @@ def ratio(a, b):
 
 
 def verdict(value, target):
-    return f"{'met' if value <= target else 'NOT met'} ({value:.2f} vs <= {target:.2f})"
+    return f"{'met' if value <= target else 'NOT met'} ({value:.3f} vs <= {target:.2f})"
 
 
 def report(figures):
