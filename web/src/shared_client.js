@@ -65,7 +65,7 @@ export class SharedPythonClient {
     return this.readyPromise;
   }
 
-  connect(name = storedName()) {
+  connect(name = null) {
     this.name = name;
     this.port = null;
     this.outbox = [];
@@ -76,18 +76,40 @@ export class SharedPythonClient {
       this.rejectReady = reject;
     });
     this.readyPromise.catch(() => {}); // reported through onStatus
-    this.holder = document.createElement("iframe");
-    this.holder.hidden = true;
-    this.holder.title = "Python runtime";
-    this.holder.src = new URL(`./shared_port.html#${encodeURIComponent(this.name)}`, location.href).href;
-    document.body.append(this.holder);
+    // The first connection uses the holder already in embed.html, which started the runtime
+    // while this script loaded; a restart makes a new holder for the new runtime's name.
+    const preloaded = name === null && document.getElementById("runtime-holder");
+    this.holder = preloaded || document.createElement("iframe");
+    if (!preloaded) {
+      this.holder.hidden = true;
+      this.holder.title = "Python runtime";
+      this.holder.src = new URL(`./shared_port.html#${encodeURIComponent(name)}`, location.href).href;
+      document.body.append(this.holder);
+    }
+    this.askForPort();
     this.hooks.onState(this.state);
+  }
+
+  /** Asks the holder for its port, now if its document is loaded, else once it is. */
+  askForPort() {
+    const holder = this.holder;
+    const ask = () => holder.contentWindow.postMessage({ type: "autograd-playground:connect" }, location.origin);
+    let loaded = false;
+    try {
+      const doc = holder.contentDocument;
+      loaded = doc.readyState === "complete" && doc.location.pathname.endsWith("/shared_port.html");
+    } catch {
+      loaded = false;
+    }
+    if (loaded) ask();
+    else holder.addEventListener("load", ask, { once: true });
   }
 
   receivePort(event) {
     if (!this.holder || event.source !== this.holder.contentWindow || event.origin !== location.origin) return;
     const msg = event.data || {};
     if (msg.type === "autograd-playground:port" && event.ports[0]) {
+      this.name = msg.name;
       this.port = event.ports[0];
       this.port.onmessage = (e) => this.dispatch(e.data);
       for (const queued of this.outbox) this.port.postMessage(queued);
@@ -141,7 +163,7 @@ export class SharedPythonClient {
    */
   async stop() {
     if (!this.pending.size) return "idle";
-    const stuck = this.name;
+    const stuck = this.name ?? storedName(); // (a Stop before the port came: the holder's choice)
     const next = `${DEFAULT_NAME}:${Date.now().toString(36)}${Math.random().toString(36).slice(2, 8)}`;
     storeName(next);
     this.channel.postMessage({ type: "restart", name: stuck, next });

@@ -3,18 +3,51 @@
 // A SharedWorker lives as long as any document that created it; its clients
 // cannot terminate it, and it cannot be interrupted while Python loops. So the
 // embed does not create it itself: this hidden, same-origin iframe does, and
-// hands the port to its parent. Removing the iframe drops its ownership; once
-// every embed has removed its holder the browser ends the worker, even in
-// the middle of an endless loop. The runtime's name comes in the hash.
+// hands the port to its parent when asked. Removing the iframe drops its
+// ownership; once every embed has removed its holder the browser ends the
+// worker, even in the middle of an endless loop.
+//
+// embed.html has one holder in its markup, so the runtime starts loading while
+// the frame's own (larger) script still downloads. The runtime's name comes in
+// the hash, else from storage (see shared_client.js).
 
-const name = decodeURIComponent(location.hash.slice(1)) || "autograd-playground";
-try {
-  const worker = new SharedWorker(new URL("./shared_worker.js", location.href), { type: "module", name });
-  worker.onerror = (event) => {
-    parent.postMessage({ type: "autograd-playground:port-error", message: event.message || "SharedWorker failed" },
-      location.origin);
-  };
-  parent.postMessage({ type: "autograd-playground:port", name }, location.origin, [worker.port]);
-} catch (err) {
-  parent.postMessage({ type: "autograd-playground:port-error", message: String(err) }, location.origin);
+const NAME_KEY = "autograd-playground:runtime-name";
+
+function runtimeName() {
+  const fromHash = decodeURIComponent(location.hash.slice(1));
+  if (fromHash) return fromHash;
+  try {
+    return localStorage.getItem(NAME_KEY) || "autograd-playground";
+  } catch {
+    return "autograd-playground";
+  }
 }
+
+const name = runtimeName();
+let worker = null;
+let problem = null;
+if (typeof SharedWorker === "function") {
+  try {
+    worker = new SharedWorker(new URL("./shared_worker.js", location.href), { type: "module", name });
+    worker.onerror = (event) => {
+      problem = event.message || "SharedWorker failed";
+      parent.postMessage({ type: "autograd-playground:port-error", message: problem }, location.origin);
+    };
+  } catch (err) {
+    problem = String(err);
+  }
+} else {
+  problem = "SharedWorker is not available";
+}
+
+// The port goes to the parent once, when it asks (it may not be listening before).
+window.addEventListener("message", (event) => {
+  if (event.source !== parent || event.origin !== location.origin) return;
+  if (!event.data || event.data.type !== "autograd-playground:connect") return;
+  if (worker && worker.port) {
+    parent.postMessage({ type: "autograd-playground:port", name }, location.origin, [worker.port]);
+    worker = { port: null }; // transferred
+  } else if (problem) {
+    parent.postMessage({ type: "autograd-playground:port-error", message: problem }, location.origin);
+  }
+});
