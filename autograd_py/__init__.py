@@ -58,4 +58,18 @@ def numel(input):
 def get_rng_state():
     return tensor([default_generator.initial_seed()])
 
-from . import nn, optim  # noqa: E402  (after the core, which they build on)
+_LAZY_SUBMODULES = ("nn", "optim")
+
+
+def __getattr__(name):
+    # nn and optim load on first use (``torch.nn``, ``from torch import nn``): most autograd
+    # snippets never touch them, and every module imported costs start-up time in Pyodide.
+    if name in _LAZY_SUBMODULES:
+        import importlib
+
+        return importlib.import_module(f".{name}", __name__)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+
+def __dir__():
+    return sorted(set(globals()) | set(_LAZY_SUBMODULES))
