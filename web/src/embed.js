@@ -1,6 +1,6 @@
 // The script a teacher adds to a course page, once:
 //
-//   <script src="https://example.org/playground/embed.js" defer></script>
+//   <script src="https://example.org/playground/embed.js" async></script>
 //   <autograd-playground show="graph,grads">
 //   <script type="text/x-python">
 //   import torch
@@ -111,6 +111,18 @@ class AutogradPlayground extends HTMLElement {
   }
 }
 
+// The elements come alive only after the host page's first paint, so the course's own text is
+// never held back by the examples (until then the page's CSS shows the code, or a placeholder).
+function afterFirstPaint(callback) {
+  requestAnimationFrame(() => setTimeout(callback, 0));
+}
+
+// With `async` the script may run while the page is still parsed, before an element's code is.
+function whenParsed(callback) {
+  if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", callback, { once: true });
+  else callback();
+}
+
 if (window.customElements && !customElements.get("autograd-playground")) {
-  customElements.define("autograd-playground", AutogradPlayground);
+  whenParsed(() => afterFirstPaint(() => customElements.define("autograd-playground", AutogradPlayground)));
 }
