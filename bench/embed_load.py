@@ -4,8 +4,9 @@ Two targets of the embed issue, each measured in a fresh browser context per
 repetition (so a cold HTTP cache and a new shared Python runtime):
 
 * first paint: a host page with the first ``KEEP`` ``<autograd-playground>``
-  elements of ``examples/course.html`` against the identical page without them
-  and without the ``embed.js`` tag; first-contentful-paint, with
+  elements of ``examples/course.html`` against the same page with those
+  examples as static ``<pre>`` code listings (what a page without embeds shows)
+  and no ``embed.js`` tag; first-contentful-paint, with
   DOMContentLoaded and load for context. Once at a normal viewport, where only
   the examples near the top become frames at load, and once at a tall one,
   where several do (the worst case). The two pages alternate.
@@ -21,6 +22,7 @@ Usage::
 """
 
 import argparse
+import html
 import json
 import os
 import re
@@ -45,6 +47,7 @@ WITHOUT_EMBEDS = "examples/__bench_without_embeds.html"
 FIRST_EXAMPLE = "#graph"
 EMBED_TAG = re.compile(r'[ \t]*<script src="\.\./embed\.js"[^>]*></script>\n?')
 ELEMENT = re.compile(r"[ \t]*<autograd-playground\b.*?</autograd-playground>\n?", re.S)
+CODE = re.compile(r'<script type="text/x-python">(.*?)</script>', re.S)
 
 PAINT_JS = """async () => {
     const paint = () => performance.getEntriesByName("first-contentful-paint")[0];
@@ -87,7 +90,7 @@ def host_pages(html, keep=KEEP):
 
     Returns:
         ``(with_embeds, without_embeds)``: the page with its first ``keep`` examples, and the same
-        page with no example and no ``embed.js`` tag.
+        page with those examples as static ``<pre>`` listings and no ``embed.js`` tag.
 
     Example::
 
@@ -99,8 +102,15 @@ def host_pages(html, keep=KEEP):
                            f"{len(EMBED_TAG.findall(html))} embed.js tags")
     cut = elements[keep].start() if len(elements) > keep else None
     with_embeds = html if cut is None else html[:cut] + ELEMENT.sub("", html[cut:])
-    without_embeds = EMBED_TAG.sub("", ELEMENT.sub("", html))
+    # Without embeds a teacher would still show the code: each example becomes a static listing.
+    without_embeds = EMBED_TAG.sub("", ELEMENT.sub(static_listing, with_embeds))
     return with_embeds, without_embeds
+
+
+def static_listing(match):
+    """An ``<autograd-playground>`` element as the plain ``<pre>`` a page without embeds would have."""
+    code = CODE.search(match.group(0))
+    return f"<pre><code>{html.escape(code.group(1).strip(chr(10)))}</code></pre>\n" if code else ""
 
 
 def publish_host_pages():
