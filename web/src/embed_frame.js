@@ -21,6 +21,7 @@ import { SharedPythonClient } from "./shared_client.js";
 
 const $ = (id) => document.getElementById(id);
 const READY_MARK = "playground:python-ready";
+const NEXT_PHASE = { runtime: "numpy", numpy: "autograd_py", autograd_py: "ready" };
 const framed = window.parent !== window;
 
 async function readOptions() {
@@ -40,6 +41,7 @@ class Embed {
     this.t = { ...STRINGS[lang], ...EMBED_STRINGS[lang] };
     document.documentElement.lang = lang === "zh" ? "zh-Hans" : "en";
     this.python = null;
+    this.phase = "runtime"; // what is loading now, for the status text
     this.fatal = null;
     this.output = new OutputView($("output"));
     this.editor = createEditor($("editor"), {
@@ -97,6 +99,7 @@ class Embed {
         if (msg.type === "status" && msg.phase === "ready" && !performance.getEntriesByName(READY_MARK).length) {
           performance.mark(READY_MARK);
         }
+        if (msg.type === "status") this.phase = NEXT_PHASE[msg.phase] || "ready";
         if (msg.type === "fatal") {
           this.fatal = msg;
           this.output.line("error", this.t.loadFailed(msg.phase, msg.message));
@@ -105,6 +108,7 @@ class Embed {
       onStream: (stream, text) => this.output.write(stream, text),
       onState: (state) => this.renderStatus(state),
       onRestarted: (by) => {
+        this.phase = "runtime";
         this.output.line("note", by === "self" ? this.t.restarted : this.t.restartedByOther);
         this.showViews({ graph: null, grad_history: {} });
       },
@@ -121,7 +125,8 @@ class Embed {
     const status = $("status");
     status.dataset.state = state;
     const t = this.t;
-    const text = { idle: t.idle, loading: t.phase_runtime + "…", running: t.running, ready: t.ready,
+    const loading = this.phase === "ready" ? "runtime" : this.phase; // (a restart's new runtime)
+    const text = { idle: t.idle, loading: t[`phase_${loading}`] + "…", running: t.running, ready: t.ready,
       error: t.error }[state];
     status.querySelector(".status-text").textContent = text;
     status.title = this.fatal ? this.fatal.message : "";
