@@ -9,26 +9,9 @@
 // stuck worker, and connects to the new runtime. Code in editors is kept.
 
 import { failedResult } from "./failed_result.js";
+import { DEFAULT_RUNTIME_NAME, storeRuntimeName, storedRuntimeName } from "./runtime_name.js";
 
 const CHANNEL = "autograd-playground:runtime";
-const NAME_KEY = "autograd-playground:runtime-name";
-const DEFAULT_NAME = "autograd-playground";
-
-function storedName() {
-  try {
-    return localStorage.getItem(NAME_KEY) || DEFAULT_NAME;
-  } catch {
-    return DEFAULT_NAME;
-  }
-}
-
-function storeName(name) {
-  try {
-    localStorage.setItem(NAME_KEY, name);
-  } catch {
-    // Without storage, embeds loaded later join the default runtime: still correct, only not shared.
-  }
-}
 
 export class SharedPythonClient {
   /**
@@ -163,9 +146,9 @@ export class SharedPythonClient {
    */
   async stop() {
     if (!this.pending.size) return "idle";
-    const stuck = this.name ?? storedName(); // (a Stop before the port came: the holder's choice)
-    const next = `${DEFAULT_NAME}:${Date.now().toString(36)}${Math.random().toString(36).slice(2, 8)}`;
-    storeName(next);
+    const stuck = this.name ?? storedRuntimeName(); // (a Stop before the port came: the holder's choice)
+    const next = `${DEFAULT_RUNTIME_NAME}:${Date.now().toString(36)}${Math.random().toString(36).slice(2, 8)}`;
+    storeRuntimeName(next);
     this.channel.postMessage({ type: "restart", name: stuck, next });
     this.reconnect("self", next);
     return "restarted";

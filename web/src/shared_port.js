@@ -9,21 +9,11 @@
 //
 // embed.html has one holder in its markup, so the runtime starts loading while
 // the frame's own (larger) script still downloads. The runtime's name comes in
-// the hash, else from storage (see shared_client.js).
+// the hash, else from storage (runtime_name.js).
 
-const NAME_KEY = "autograd-playground:runtime-name";
+import { storedRuntimeName } from "./runtime_name.js";
 
-function runtimeName() {
-  const fromHash = decodeURIComponent(location.hash.slice(1));
-  if (fromHash) return fromHash;
-  try {
-    return localStorage.getItem(NAME_KEY) || "autograd-playground";
-  } catch {
-    return "autograd-playground";
-  }
-}
-
-const name = runtimeName();
+const name = decodeURIComponent(location.hash.slice(1)) || storedRuntimeName();
 let worker = null;
 let problem = null;
 if (typeof SharedWorker === "function") {
