@@ -34,7 +34,7 @@ from .ops.softmax import logsumexp, log_softmax, softmax
 from .ops.joining import cat, chunk, concat, concatenate, flip, split, stack, unbind
 from .ops.shape import (broadcast_to, flatten, permute, reshape, squeeze, swapaxes, t, transpose,
                         unsqueeze)
-from .tensor import Size, Tensor, device, is_tensor
+from ._tensor import Size, Tensor, device, is_tensor
 from . import autograd  # noqa: E402
 from .torch_alias import install_as_torch
 

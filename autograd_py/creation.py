@@ -5,7 +5,7 @@ import warnings
 import numpy as np
 
 from . import dtypes
-from .tensor import Size, Tensor, _make
+from ._tensor import Size, Tensor, _make
 
 def _np_dtype(dtype):
     return None if dtype is None else dtypes.to_numpy_dtype(dtype)

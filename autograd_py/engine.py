@@ -8,7 +8,7 @@ import heapq
 from . import grad_mode
 from .node import AccumulateGrad, GraphRoot
 from .ops.base import batch_ndim
-from .tensor import _make
+from ._tensor import _make
 
 # An optional callable receiving one dict per engine event (the step-through view uses it).
 _listener = [None]

@@ -20,7 +20,7 @@ import numpy as np
 
 from .formatting import array_str
 from .node import AccumulateGrad, Node, SavedTensor
-from .tensor import Tensor
+from ._tensor import Tensor
 
 DEFAULT_BUDGET = 2000
 PREVIEW_ELEMENTS = 64

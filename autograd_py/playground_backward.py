@@ -278,7 +278,7 @@ def jacobian(namespace, output_name, input_name):
         "col_labels", "calls"}``, or ``{"ok": False, "error"}``.
     """
     from . import autograd
-    from .tensor import _make
+    from ._tensor import _make
 
     out = _tensor(namespace, output_name, "output")
     inp = _tensor(namespace, input_name, "input")

@@ -12,7 +12,7 @@ from .ops import pointwise as P
 from .ops import reduction as R
 from .ops import shape as S
 from .ops import softmax as SM
-from .tensor import Tensor
+from ._tensor import Tensor
 
 _METHODS = {
     # pointwise

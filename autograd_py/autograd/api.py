@@ -5,7 +5,7 @@ import numpy as np
 
 from .. import engine
 from .._warn import warn_once
-from ..tensor import Size, Tensor, _make
+from .._tensor import Size, Tensor, _make
 
 CREATE_GRAPH_WARNING = (
     "Using backward() with create_graph=True will create a reference cycle between the parameter and its "

@@ -3,7 +3,7 @@ import numpy as np
 
 from .. import engine
 from ..ops import base
-from ..tensor import _make
+from .._tensor import _make
 from .api import grad as autograd_grad
 
 

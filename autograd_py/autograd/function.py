@@ -6,7 +6,7 @@ import numpy as np
 
 from .. import grad_mode
 from ..node import FREED_MESSAGE, Node, SavedTensor
-from ..tensor import Tensor, _make
+from .._tensor import Tensor, _make
 
 
 class FunctionCtx:

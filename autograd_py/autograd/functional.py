@@ -2,7 +2,7 @@
 import numpy as np
 
 from .. import grad_mode
-from ..tensor import Tensor, _make
+from .._tensor import Tensor, _make
 from .api import grad as autograd_grad
 
 

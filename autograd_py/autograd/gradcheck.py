@@ -3,7 +3,7 @@ import warnings
 
 import numpy as np
 
-from ..tensor import Tensor, _make
+from .._tensor import Tensor, _make
 from .api import grad as autograd_grad
 
 

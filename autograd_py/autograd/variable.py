@@ -1,5 +1,5 @@
 """The pre-0.4 ``Variable`` API, which old course code still uses."""
-from ..tensor import Tensor
+from .._tensor import Tensor
 
 
 class _VariableMeta(type):

@@ -1,5 +1,5 @@
 """``torch.nn.Parameter``: a leaf tensor that a Module registers as one of its parameters."""
-from ..tensor import Tensor
+from .._tensor import Tensor
 
 FLOAT_ONLY = "Only Tensors of floating point and complex dtype can require gradients"
 
@@ -55,5 +55,5 @@ class Parameter(Tensor):
 
 
 def _rebuild_parameter(data, requires_grad):
-    from ..tensor import _make
+    from .._tensor import _make
     return Parameter(_make(data), requires_grad)

@@ -4,7 +4,7 @@ import numbers
 import numpy as np
 
 from .. import dtypes, grad_mode
-from ..tensor import Tensor, _make
+from .._tensor import Tensor, _make
 
 __all__ = ["Tensor", "_make", "grad_on", "record", "record_outputs", "as_view", "operands",
            "to_tensor", "np", "float_data", "result_np_dtype", "batch_ndim", "batched"]

@@ -4,7 +4,7 @@ Basic indexing becomes a chain of view ops, one node per index item, as in PyTor
 indexing is one ``IndexBackward0`` node. Writes go through ``inplace.py``.
 """
 from ..node import Node
-from ..tensor import _wrap_dim
+from .._tensor import _wrap_dim
 from .base import Tensor, _make, batch_ndim, batched, grad_on, np, record
 from .shape import _view_chain, unsqueeze
 

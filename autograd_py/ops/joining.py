@@ -1,6 +1,6 @@
 """Ops that join, split or copy whole tensors: cat, stack, split, chunk, unbind, repeat, flip."""
 from ..node import Node
-from ..tensor import _wrap_dim
+from .._tensor import _wrap_dim
 from .base import _make, batched, grad_on, np, record, record_outputs
 from .shape import _sizes, _view_chain, reshape
 

@@ -6,7 +6,7 @@ from .shape import expand, reshape, squeeze, t, transpose, unsqueeze
 
 
 def _c_name(t):
-    from ..tensor import _C_TYPE_NAMES
+    from .._tensor import _C_TYPE_NAMES
     return _C_TYPE_NAMES[t._data.dtype.name]
 
 

@@ -2,7 +2,7 @@
 
 from .. import dtypes, grad_mode
 from ..node import Node
-from ..tensor import _wrap_dim
+from .._tensor import _wrap_dim
 from .base import _make, batch_ndim, batched, float_data, grad_on, np, record
 from .comparison import where
 from .pointwise import sign

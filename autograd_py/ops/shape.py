@@ -5,7 +5,7 @@
 import weakref
 
 from ..node import Node
-from ..tensor import _wrap_dim
+from .._tensor import _wrap_dim
 from .base import _make, as_view, batch_ndim, batched, grad_on, np, record
 
 

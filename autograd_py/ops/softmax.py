@@ -1,7 +1,7 @@
 """logsumexp, softmax and log_softmax: the normalising functions, computed stably as PyTorch does."""
 from .. import dtypes
 from ..node import Node
-from ..tensor import _wrap_dim
+from .._tensor import _wrap_dim
 from .base import _make, float_data, grad_on, np, record
 from .pointwise import exp
 from .reduction import _dims, _expand_back, _reduced, _Reduction, sum

@@ -11,7 +11,7 @@ from collections import defaultdict
 import numpy as np
 
 from .. import grad_mode
-from ..tensor import Tensor, _make
+from .._tensor import Tensor, _make
 
 
 class _RequiredParameter:

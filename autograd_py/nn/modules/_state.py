@@ -3,7 +3,7 @@ from collections import OrderedDict, namedtuple
 from collections.abc import Mapping
 
 from ... import grad_mode
-from ...tensor import Tensor
+from ..._tensor import Tensor
 
 
 class _IncompatibleKeys(namedtuple("IncompatibleKeys", ["missing_keys", "unexpected_keys"])):

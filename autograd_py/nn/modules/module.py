@@ -3,7 +3,7 @@ from collections import OrderedDict
 
 from ... import grad_mode
 from ...node import RemovableHandle, _HookDict
-from ...tensor import Tensor
+from ..._tensor import Tensor
 from ..parameter import Parameter
 from . import _state
 
@@ -317,7 +317,7 @@ class Module:
             elif isinstance(a, Tensor):
                 target = a.dtype
             elif isinstance(a, str):
-                from ...tensor import device
+                from ..._tensor import device
                 device(a)
         if target is None:
             return self

@@ -4,7 +4,7 @@ from ...creation import tensor
 from ...ops.comparison import clamp
 from ...ops.reduction import norm
 from ...ops.joining import stack
-from ...tensor import Tensor
+from ..._tensor import Tensor
 
 
 def _as_list(parameters):

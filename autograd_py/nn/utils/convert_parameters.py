@@ -10,7 +10,7 @@ def parameters_to_vector(parameters):
 
 def vector_to_parameters(vec, parameters):
     """Copies consecutive slices of ``vec`` into each parameter's data (not recorded)."""
-    from ...tensor import Tensor
+    from ..._tensor import Tensor
     if not isinstance(vec, Tensor):
         raise TypeError(f"expected torch.Tensor, but got: {type(vec).__name__}")
     offset = 0
