@@ -18,8 +18,8 @@ from .creation import (BoolTensor, ByteTensor, CharTensor, DoubleTensor, FloatTe
 from .dtypes import (bool, double, dtype, float, float16, float32, float64, get_default_dtype, half, int,
                      int8, int16, int32, int64, long, set_default_dtype, short, uint8)
 from .formatting import set_printoptions
-from .grad_mode import (enable_grad, inference_mode, is_anomaly_enabled, is_grad_enabled, no_grad,
-                        set_grad_enabled)
+from .grad_mode import (enable_grad, inference_mode, is_anomaly_enabled, is_grad_enabled,
+                        is_inference_mode_enabled, no_grad, set_grad_enabled)
 from .ops.indexing import index_select, masked_fill, masked_select, narrow, nonzero, select
 from .ops.linalg import addmm, bmm, dot, inner, matmul, mm, mv, outer
 from .ops.comparison import (allclose, clamp, eq, equal, floor_divide, ge, gt, isfinite, isinf, isnan, le,

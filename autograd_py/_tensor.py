@@ -25,6 +25,7 @@ ITEM_REQUIRES_GRAD_WARNING = (
     "Consider using tensor.detach() first. (Triggered internally at "
     "/__w/pytorch/pytorch/torch/csrc/autograd/generated/python_variable_methods.cpp:822.)"
 )
+NUMPY_REQUIRES_GRAD = "Can't call numpy() on Tensor that requires grad. Use tensor.detach().numpy() instead."
 REQUIRES_GRAD_NON_LEAF = (
     "you can only change requires_grad flags of leaf variables. If you want to use a computed variable "
     "in a subgraph that doesn't require differentiation use var_no_grad = var.detach()."
@@ -75,7 +76,7 @@ class Tensor:
         from .creation import legacy_new
         src = legacy_new(args, dtypes.get_default_dtype() if dtype is None else dtype)
         self._data = src._data
-        self._version_counter = [0]
+        self._version_counter = grad_mode.new_version_counter()
         if requires_grad:
             self.requires_grad_(True)
 
@@ -103,6 +104,9 @@ class Tensor:
             if not requires_grad:
                 raise RuntimeError(REQUIRES_GRAD_NON_LEAF)
             return self
+        if requires_grad and self._version_counter.__class__ is grad_mode.InferenceCounter \
+                and not grad_mode._inference[0]:
+            raise RuntimeError(grad_mode.INFERENCE_REQUIRES_GRAD)
         if requires_grad and self._data.dtype.kind not in "fc":
             raise RuntimeError("only Tensors of floating point dtype can require gradients")
         self._requires_grad = bool(requires_grad)
@@ -152,7 +156,13 @@ class Tensor:
 
     @property
     def _version(self):
+        if self._version_counter.__class__ is grad_mode.InferenceCounter:
+            raise RuntimeError(grad_mode.INFERENCE_VERSION)
         return self._version_counter[0]
+
+    def is_inference(self):
+        """Returns True if this tensor was created in inference mode (or is a view of one that was)."""
+        return self._version_counter.__class__ is grad_mode.InferenceCounter
 
     @property
     def shape(self):
@@ -227,16 +237,23 @@ class Tensor:
     def tolist(self):
         return self._data.tolist()
 
-    def numpy(self, force=False):
-        if self._requires_grad and not force:
-            raise RuntimeError(
-                "Can't call numpy() on Tensor that requires grad. Use tensor.detach().numpy() instead.")
+    def numpy(self, *, force=False):
+        """The tensor's data as a NumPy array sharing its memory.
+
+        PyTorch refuses it for a tensor that requires grad while grad mode is on, since the array
+        is outside autograd; under ``no_grad`` (or with ``force=True``) it is allowed.
+
+        Args:
+            force (bool, optional): return the array even if the tensor requires grad. Defaults to
+                ``False``.
+        """
+        if self._requires_grad and not force and grad_mode._state[0]:
+            raise RuntimeError(NUMPY_REQUIRES_GRAD)
         return self._data
 
     def __array__(self, dtype=None, copy=None):
-        if self._requires_grad:
-            raise RuntimeError(
-                "Can't call numpy() on Tensor that requires grad. Use tensor.detach().numpy() instead.")
+        if self._requires_grad and grad_mode._state[0]:
+            raise RuntimeError(NUMPY_REQUIRES_GRAD)
         return self._data if dtype is None else self._data.astype(dtype)
 
     def __float__(self):
@@ -445,13 +462,14 @@ def _make(data, requires_grad=False):
     if type(data) is not np.ndarray:
         data = np.asarray(data)
     t._data = data
-    t._version_counter = [0]
+    t._version_counter = [0] if not _inference[0] else grad_mode.InferenceCounter((0,))
     if requires_grad:
         t._requires_grad = True
     return t
 
 
 _new = object.__new__
+_inference = grad_mode._inference
 
 
 def _rebuild(data, requires_grad):

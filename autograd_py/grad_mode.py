@@ -3,6 +3,7 @@ import functools
 
 # A one-element list so the hot path reads a local without a function call.
 _state = [True]
+_inference = [False]
 
 
 def is_grad_enabled():
@@ -65,8 +66,25 @@ class enable_grad(_NoParamDecorator):
     _mode = True
 
 
-class inference_mode(no_grad):
-    """Treated as ``no_grad``: there are no inference tensors here."""
+class inference_mode(_GradModeContext):
+    """Context manager (and decorator) for inference: no graph is recorded and tensors created
+    inside are *inference tensors*, which skip version counting.
+
+    Inference tensors cannot be saved for backward or updated in place outside inference mode, and
+    ``requires_grad`` cannot be set on them there; ``clone()`` one to get a normal tensor.
+
+    Args:
+        mode (bool, optional): ``True`` enables inference mode, ``False`` disables it (and enables
+            grad mode, as PyTorch does). Defaults to ``True``.
+
+    Example::
+
+        >>> x = torch.ones(2, requires_grad=True)
+        >>> with torch.inference_mode():
+        ...     y = x * 2
+        >>> y.requires_grad, y.is_inference()
+        (False, True)
+    """
 
     def __new__(cls, mode=True):
         if callable(mode):  # used bare: @torch.inference_mode
@@ -74,7 +92,61 @@ class inference_mode(no_grad):
         return object.__new__(cls)
 
     def __init__(self, mode=True):
-        self._mode = not mode
+        self.mode = bool(mode)
+
+    def __enter__(self):
+        self._prev = _state[0], _inference[0]
+        _inference[0] = self.mode
+        _state[0] = not self.mode
+
+    def __exit__(self, *exc):
+        _state[0], _inference[0] = self._prev
+        return False
+
+    def __call__(self, fn):
+        mode = self.mode
+
+        @functools.wraps(fn)
+        def wrapper(*args, **kwargs):
+            with inference_mode(mode):
+                return fn(*args, **kwargs)
+
+        return wrapper
+
+    def clone(self):
+        return inference_mode(self.mode)
+
+
+INFERENCE_VERSION = "Inference tensors do not track version counter."
+INFERENCE_SAVED = (
+    "Inference tensors cannot be saved for backward. Please do not use Tensors created in inference mode in "
+    "computation tracked by autograd. To work around this, you can make a clone to get a normal tensor and use "
+    "it in autograd, or use `torch.no_grad()` instead of `torch.inference_mode()`.")
+INFERENCE_INPLACE = (
+    "Inplace update to inference tensor outside InferenceMode is not allowed.You can make a clone to get a "
+    "normal tensor before doing inplace update.See https://github.com/pytorch/rfcs/pull/17 for more details.")
+INFERENCE_REQUIRES_GRAD = "Setting requires_grad=True on inference tensor outside InferenceMode is not allowed."
+
+
+class InferenceCounter(list):
+    """The version counter of an inference tensor (shared by its views and detached copies, so they
+    are inference tensors too). It still counts, but nothing may read it or save the tensor."""
+
+
+def new_version_counter():
+    """A normal tensor's version counter, or an inference tensor's inside inference mode."""
+    return InferenceCounter((0,)) if _inference[0] else [0]
+
+
+def check_inplace(t):
+    """Raises PyTorch's error for an in-place update of an inference tensor outside inference mode."""
+    if t._version_counter.__class__ is InferenceCounter and not _inference[0]:
+        raise RuntimeError(INFERENCE_INPLACE)
+
+
+def is_inference_mode_enabled():
+    """Returns True if inference mode is currently enabled."""
+    return _inference[0]
 
 
 class set_grad_enabled(_GradModeContext):

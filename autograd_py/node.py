@@ -44,6 +44,8 @@ class SavedTensor:
 
     def __init__(self, tensor, is_output=False):
         self.counter = tensor._version_counter
+        if self.counter.__class__ is not list and grad_mode._state[0]:
+            raise RuntimeError(grad_mode.INFERENCE_SAVED)
         self.version = self.counter[0]
         self.data = tensor._data
         self.is_output = is_output

@@ -133,7 +133,14 @@ def _normalise(key):
     return tuple(out)
 
 
+ZERO_DIM_INDEX = ("invalid index of a 0-dim tensor. Use `tensor.item()` in Python or `tensor.item<T>()` in C++ "
+                  "to convert a 0-dim tensor to a number")
+
+
 def getitem(input, key):
+    if key.__class__ in (int, slice) and not input._data.ndim:
+        # PyTorch's single-index path names the mistake; tuples fall through to "too many indices".
+        raise IndexError(ZERO_DIM_INDEX if key.__class__ is int else "slice() cannot be applied to a 0-dim tensor.")
     if isinstance(key, slice) and input._data.ndim:
         # A lone slice always records SliceBackward0, even ``x[:]`` (PyTorch's single-index path).
         return slice_dim(input, 0, key.start, key.stop, key.step)
@@ -206,6 +213,8 @@ def index_put(input, key, values):
 
 def setitem(input, key, value):
     from . import inplace
+    if key.__class__ is int and not input._data.ndim:
+        raise IndexError(ZERO_DIM_INDEX)
     key = _normalise(key)
     if not isinstance(value, Tensor):
         value = _make(np.asarray(value, dtype=input._data.dtype))
