@@ -1,0 +1,23 @@
+# .to() with devices and dtypes, keyword factory forms
+import torch
+
+device = torch.device("cpu")
+torch.manual_seed(0)
+x = torch.randn(2, 3, device=device, dtype=torch.float64)
+print(x.dtype, x.device)
+y = x.to(device, torch.float32)
+print(y.dtype, y.device)
+z = x.to(device=device, dtype=torch.int64)
+print(z)
+print(x.to(torch.float16).dtype, x.to("cpu").dtype)
+w = torch.zeros(2, 2, device=device, requires_grad=True)
+print(w)
+print(torch.ones(size=(2, 3), dtype=torch.int32, device="cpu"))
+print(torch.full(size=(2,), fill_value=7.0, device=device))
+print(torch.arange(start=0, end=5, step=2, device=device))
+print(torch.tensor([1, 2], device=device, dtype=torch.float32, requires_grad=True))
+print(torch.empty(2, 3, device=device).shape)
+print(torch.eye(n=2, device=device))
+print(torch.zeros_like(x, device=device).device)
+print(x.new_zeros(2).device, x.new_ones((1, 2)).dtype)
+print(x.cpu().detach().numpy().dtype)
