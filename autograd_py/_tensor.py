@@ -389,8 +389,8 @@ class Tensor:
         if not self._requires_grad:
             raise RuntimeError("cannot register a hook on a tensor that doesn't require gradient")
         if self._grad_fn is not None:
-            return self._grad_fn.register_prehook(hook, self._output_nr)
-        return self._get_accumulator().register_prehook(hook, 0)
+            return self._grad_fn._register_tensor_hook(hook, self._output_nr)
+        return self._get_accumulator()._register_tensor_hook(hook, 0)
 
     def register_post_accumulate_grad_hook(self, hook):
         """Registers ``hook(tensor)``, called after a leaf's ``.grad`` was accumulated."""

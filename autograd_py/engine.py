@@ -4,8 +4,10 @@ Nothing here recurses over the graph, because Pyodide's stack is small. Ready no
 PyTorch's order: a leaf's AccumulateGrad first, then the most recently created node.
 """
 import heapq
+import itertools
 
 from . import grad_mode
+from .hooks import run_post_hooks, run_pre_hooks, run_tensor_pre_hooks
 from .node import AccumulateGrad, GraphRoot
 from .ops.base import batch_ndim
 from ._tensor import _make
@@ -21,6 +23,35 @@ def set_listener(fn):
     return old
 
 
+class GraphTask:
+    """What ``torch._C._current_graph_task_id`` and ``_will_engine_execute_node`` ask about the
+    running pass (``register_multi_grad_hook`` uses them)."""
+
+    __slots__ = ("id", "deps", "needed", "captures", "accumulate")
+
+    _ids = itertools.count()
+
+    def __init__(self, deps, needed, captures, accumulate):
+        self.id = next(GraphTask._ids)
+        self.deps, self.needed, self.captures, self.accumulate = deps, needed, captures, accumulate
+
+    def will_execute(self, node):
+        if node not in self.deps:
+            return False
+        if self.needed is None:
+            return True
+        if node not in self.needed:
+            return False
+        if node.__class__ is AccumulateGrad and not self.accumulate and (node, 0) in self.captures:
+            raise RuntimeError("A leaf node was passed to _will_engine_execute_node but we are currently "
+                               "running autograd.grad(). This is currently not supported.")
+        return True
+
+
+# The innermost running pass (a hook may start another backward), or None.
+current_task = [None]
+
+
 def gradient_edge(t):
     """The (node, output_nr) a gradient for tensor ``t`` flows into."""
     if t._grad_fn is not None:
@@ -34,7 +65,7 @@ def _collect(root, want_order=False):
     order = [root] if want_order else None
     stack = [root]
     while stack:
-        for nxt, _ in stack.pop().next_functions:
+        for nxt, _ in stack.pop()._next_functions:
             if nxt is None:
                 continue
             if nxt in deps:
@@ -58,7 +89,7 @@ def _needed(order, targets):
         for node in reversed(order):
             if node in needed:
                 continue
-            for nxt, _ in node.next_functions:
+            for nxt, _ in node._next_functions:
                 if nxt is not None and nxt in needed:
                     needed.add(node)
                     changed = True
@@ -69,10 +100,10 @@ def _needed(order, targets):
 def _validate(node, grads):
     """Sums broadcast gradients back to each input's shape and casts dtypes: the one place for it."""
     meta = node._input_meta
-    if len(grads) != len(node.next_functions):
+    if len(grads) != len(node._next_functions):
         raise RuntimeError(
             f"function {node.name()} returned an incorrect number of gradients "
-            f"(expected {len(node.next_functions)}, got {len(grads)})")
+            f"(expected {len(node._next_functions)}, got {len(grads)})")
     nb = batch_ndim[0]
     for i, g in enumerate(grads):
         if g is None or meta[i] is None:
@@ -83,31 +114,6 @@ def _validate(node, grads):
         if g._data.dtype != dtype:
             g = g._cast(dtype)
         grads[i] = g
-    return grads
-
-
-def _run_pre_hooks(node, grads, listener=None):
-    hooks = node._pre_hooks
-    if hooks:
-        for nr, fn in list(hooks.values()):
-            if grads[nr] is None:
-                continue
-            new = fn(grads[nr])
-            if listener is not None:
-                listener({"event": "hook", "node": id(node), "output_nr": nr, "grad": grads[nr],
-                          "replaced_with": new})
-            if new is not None:
-                grads[nr] = new
-    refs = node._retain_grad_refs
-    if refs:
-        for nr, ref in refs.items():
-            t = ref()
-            if t is not None and grads[nr] is not None:
-                g = grads[nr]
-                if t._grad is None:
-                    t._grad = g if grad_mode.is_grad_enabled() else g._detached_copy()
-                else:
-                    t._grad = t._grad + g
     return grads
 
 
@@ -140,7 +146,7 @@ def run_backward(roots, root_grads, keep_graph, create_graph, inputs=None, accum
 
     listener = _listener[0]
     if listener is not None:
-        listener({"event": "begin", "roots": [id(n) for n, _ in root.next_functions]})
+        listener({"event": "begin", "roots": [id(n) for n, _ in root._next_functions]})
 
     # The root's buffer holds a real gradient so the loop below runs it like any other node.
     buffers = {root: [root_grads[0]]}
@@ -149,41 +155,46 @@ def run_backward(roots, root_grads, keep_graph, create_graph, inputs=None, accum
     heappop, heappush = heapq.heappop, heapq.heappush
     prev_mode = grad_mode._state[0]
     grad_mode._state[0] = create_graph
+    prev_task = current_task[0]
+    current_task[0] = GraphTask(deps, needed, captures, accumulate)
     try:
         while ready:
             node = heappop(ready)[2]
             grads = buffers.pop(node)
             if node._pre_hooks or node._retain_grad_refs:
-                grads = _run_pre_hooks(node, grads, listener)
+                grads = run_tensor_pre_hooks(node, grads, listener)
             if captures and _capture(node, grads, captures, captured, inputs, accumulate, needed):
                 if not keep_graph:
                     node._release()
                 continue
+            if node._node_pre_hooks:
+                grads = run_pre_hooks(node, grads)
             if node.__class__ is AccumulateGrad:
                 if inputs is None:
-                    node.apply(grads)
+                    node._apply(grads)
+                    if node._hooks:
+                        run_post_hooks(node, [], grads)
                     if listener is not None:
                         listener({"event": "accumulate", "node": id(node), "name": node.name(),
                                   "grad": grads[0], "variable": id(node.variable)})
                 continue
             for g in grads:
                 if g is not None:
-                    out = node.apply(grads)
+                    out = node._apply(grads)
                     if node._input_meta is not None:
                         out = _validate(node, out)
-                    if node._hooks:
-                        for fn in list(node._hooks.values()):
-                            fn(tuple(out), tuple(grads))
                     break
             else:
-                out = [None] * len(node.next_functions)
+                out = [None] * len(node._next_functions)
+            if node._hooks:
+                out = run_post_hooks(node, out, grads)
             if listener is not None and node is not root:
                 listener({"event": "node", "node": id(node), "name": type(node).__name__,
-                          "grads_in": grads, "grads_out": out, "edges": node.next_functions,
+                          "grads_in": grads, "grads_out": out, "edges": node._next_functions,
                           "freed": not keep_graph and node._saved is not None})
             if not keep_graph and node._saved is not None:
-                node._freed = True
-            for (nxt, nr), g in zip(node.next_functions, out):
+                node._release()
+            for (nxt, nr), g in zip(node._next_functions, out):
                 if nxt is None or (needed is not None and nxt not in needed):
                     continue
                 buf = buffers.get(nxt)
@@ -198,6 +209,7 @@ def run_backward(roots, root_grads, keep_graph, create_graph, inputs=None, accum
                     tie += 1
     finally:
         grad_mode._state[0] = prev_mode
+        current_task[0] = prev_task
         if listener is not None:
             listener({"event": "end"})
     return captured
@@ -216,7 +228,7 @@ def _capture(node, grads, captures, captured, inputs, accumulate, needed):
         return False
     # Stop at an input unless another input lies further back through this node.
     return isinstance(node, AccumulateGrad) or not any(
-        n is not None and n in needed for n, _ in node.next_functions)
+        n is not None and n in needed for n, _ in node._next_functions)
 
 
 def _add_grads(a, b, create_graph):
@@ -228,6 +240,6 @@ def _add_grads(a, b, create_graph):
 
 def _accumulate_into_input(t, grad):
     """``backward(inputs=[...])`` accumulates into a leaf here; a non-leaf input was made to retain its
-    grad (as PyTorch does), so the retain_grad step of ``_run_pre_hooks`` has already filled it."""
+    grad (as PyTorch does), so the retain_grad step of ``run_tensor_pre_hooks`` has already filled it."""
     if t._grad_fn is None:
-        t._get_accumulator().apply([grad])
+        t._get_accumulator()._apply([grad])

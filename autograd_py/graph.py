@@ -97,10 +97,11 @@ def _saved_entries(node, values=False):
     for key, value, state in node.saved_items():
         entry = {"name": key, "state": state}
         if isinstance(value, SavedTensor):
-            entry["shape"] = list(value.data.shape)
+            entry["shape"] = list(value.shape)
             entry["version"] = value.version
-            if values and state != "freed" and value.data.size <= 16:
-                entry["value"] = preview(value.data)["text"]
+            # Under saved-tensor hooks only the packed object is kept, so there is no value to show.
+            if values and state != "freed" and value.array is not None and value.array.size <= 16:
+                entry["value"] = preview(value.array)["text"]
         elif values:
             entry["value"] = repr(value)
         entries.append(entry)

@@ -1,91 +1,19 @@
-"""Backward-graph nodes (``grad_fn`` objects), saved tensors and hook handles.
+"""Backward-graph nodes (``grad_fn`` objects) and hook handles.
 
 Every op's backward class subclasses :class:`Node`. A node knows its ordered input edges
 (``next_functions``), what it saved for backward and whether that was freed, which is what the
-engine and the graph view need.
+engine and the graph view need. A node class declares once which values PyTorch shows as
+``grad_fn._saved_<name>``: ``saves`` for tensors (freed after backward, also ``_raw_saved_<name>``)
+and ``keeps`` for the other arguments (numbers, dims, sizes), read from the node's attributes.
 """
 import itertools
-import re
 import weakref
 
 from . import grad_mode
+from .saved_tensor import FREED_MESSAGE, SavedTensor, UndefinedSaved, default_hooks
+from .saved_tensor import op_name as _op_name  # noqa: F401  (imported from here by ops)
 
 _sequence = itertools.count()
-
-FREED_MESSAGE = (
-    "Trying to backward through the graph a second time (or directly access saved tensors after "
-    "they have already been freed). Saved intermediate values of the graph are freed when you call "
-    ".backward() or autograd.grad(). Specify retain_graph=True if you need to backward through the "
-    "graph a second time or if you need to access saved tensors after calling backward."
-)
-
-
-def _type_description(data):
-    from .dtypes import from_numpy_dtype
-    sizes = ", ".join(str(s) for s in data.shape)
-    return f"torch.{from_numpy_dtype(data.dtype).legacy_name} [{sizes}]"
-
-
-def _op_name(node):
-    """PyTorch 2.13 names the forward op in this message: ``ExpBackward0`` becomes ``Exp``."""
-    return re.sub(r"Backward\d*$", "", node.name())
-
-
-class SavedTensor:
-    """A tensor saved for backward, with the version it had when it was saved.
-
-    An op's own output is kept as its data and version counter, not as the tensor: the tensor's
-    ``grad_fn`` is the saving node, so holding it would make a reference cycle that only the
-    garbage collector can free. Unpacking rebuilds it with that node as its ``grad_fn``, as
-    PyTorch does, so ``create_graph`` still differentiates through it.
-    """
-
-    __slots__ = ("tensor", "data", "counter", "version", "output_nr", "cls", "is_output")
-
-    def __init__(self, tensor, is_output=False):
-        self.counter = tensor._version_counter
-        if self.counter.__class__ is not list and grad_mode._state[0]:
-            raise RuntimeError(grad_mode.INFERENCE_SAVED)
-        self.version = self.counter[0]
-        self.data = tensor._data
-        self.is_output = is_output
-        if is_output:
-            self.tensor = None
-            self.output_nr = tensor._output_nr
-            self.cls = tensor.__class__
-        else:
-            self.tensor = tensor
-
-    def unpack(self, saved_for):
-        current = self.counter[0]
-        if current != self.version:
-            self._raise_modified(saved_for, current)
-        if self.tensor is not None:
-            return self.tensor
-        t = object.__new__(self.cls)
-        t._data, t._version_counter = self.data, self.counter
-        t._grad_fn, t._output_nr, t._requires_grad = saved_for, self.output_nr, True
-        return t
-
-    def _raise_modified(self, saved_for, current):
-        grad_fn = saved_for if self.is_output else self.tensor._grad_fn
-        output_nr = self.output_nr if self.is_output else self.tensor._output_nr
-        where = f", which is output {output_nr} of {_op_name(grad_fn)}," if grad_fn is not None else ""
-        if grad_mode.is_anomaly_enabled():
-            hint = (" Hint: the backtrace further above shows the operation that failed to compute its "
-                    "gradient. The variable in question was changed in there or anywhere later. Good luck!")
-        else:
-            hint = (" Hint: enable anomaly detection to find the operation that failed to compute its "
-                    "gradient, with torch.autograd.set_detect_anomaly(True, check_nan=False).")
-        raise RuntimeError(
-            "one of the variables needed for gradient computation has been modified by an inplace "
-            f"operation: [{_type_description(self.data)}]{where} is at version {current}; "
-            f"expected version {self.version} instead.{hint}"
-        )
-
-    def state(self):
-        """'alive' or 'modified' (its tensor was changed in place since it was saved)."""
-        return "alive" if self.counter[0] == self.version else "modified"
 
 
 class RemovableHandle:
@@ -109,6 +37,9 @@ class RemovableHandle:
         self.remove()
 
 
+RemovableHandle.__module__ = "torch.utils.hooks"
+
+
 class _HookDict(dict):
     """A dict that can be weakly referenced by hook handles."""
 
@@ -118,42 +49,102 @@ class _HookDict(dict):
 _PLAIN = frozenset((float, int, bool, type(None), str, tuple))
 
 
+def _python_value(value):
+    """A kept argument as PyTorch shows it: int lists as tuples, NumPy scalars as Python numbers."""
+    if isinstance(value, list):
+        return tuple(value)
+    if hasattr(value, "item") and getattr(value, "ndim", None) == 0:
+        return value.item()
+    return value
+
+
+def _wrapped_number(value):
+    """``x * 2`` saves the 2 as a 0-dim tensor (int64 or float64), which ``_saved_other`` shows."""
+    import numpy as np
+    from .ops.base import _make
+    dtype = np.bool_ if isinstance(value, bool) else np.int64 if isinstance(value, int) else np.float64
+    return _make(np.asarray(value, dtype=dtype))
+
+
+def _saved_property(name):
+    return property(lambda node: node._saved_value(name))
+
+
+def _raw_saved_property(name):
+    return property(lambda node: node._raw_saved(name))
+
+
+def _kept_property(name):
+    return property(lambda node: _python_value(getattr(node, name)))
+
+
 class Node:
     """Base class of every ``grad_fn``.
 
     Subclasses implement ``backward(self, *grads)`` returning one gradient per input edge (or a
     single gradient when there is one input), written in Tensor ops so that ``create_graph=True``
-    records them. ``Node.apply`` is the engine's entry point.
+    records them. ``Node._apply`` is the engine's entry point; calling a node, ``grad_fn(grad)``,
+    runs its formula directly, as in PyTorch.
     """
 
-    __slots__ = ("next_functions", "_input_meta", "_saved", "_freed", "_attrs", "_sequence_nr",
-                 "_pre_hooks", "_hooks", "_retain_grad_refs", "metadata", "__weakref__")
+    __slots__ = ("_next_functions", "_input_meta", "_saved", "_freed", "_attrs", "_sequence_nr",
+                 "_pre_hooks", "_node_pre_hooks", "_hooks", "_retain_grad_refs", "_metadata", "__weakref__")
 
     num_outputs = 1
     supports_batched = True  # its backward also takes gradients with a leading batch dim
+    saves = ()  # names of the tensors it saves (``_saved_<name>``, ``_raw_saved_<name>``)
+    keeps = ()  # names of the other saved arguments, read from attributes of the same name
 
     def __init__(self):
         self._sequence_nr = next(_sequence)
         self._saved = None
         self._freed = False
         self._pre_hooks = None
+        self._node_pre_hooks = None
         self._hooks = None
         self._retain_grad_refs = None
+
+    def __init_subclass__(cls, **kwargs):
+        super().__init_subclass__(**kwargs)
+        cls.__module__ = "builtins"  # PyTorch's node classes print as <class 'MulBackward0'>
+        for name in cls.__dict__.get("saves", ()):
+            setattr(cls, "_saved_" + name, _saved_property(name))
+            setattr(cls, "_raw_saved_" + name, _raw_saved_property(name))
+        for name in cls.__dict__.get("keeps", ()):
+            setattr(cls, "_saved_" + name, _kept_property(name))
 
     # --- identity -----------------------------------------------------------------------
     def name(self):
         return type(self).__name__
 
-    def __repr__(self):
-        return f"<{type(self).__name__} object at {hex(id(self))}>"
+    @property
+    def next_functions(self):
+        return self._next_functions
+
+    @next_functions.setter
+    def next_functions(self, value):
+        raise AttributeError(f"attribute 'next_functions' of '{type(self).__name__}' objects is not writable")
+
+    @property
+    def metadata(self):
+        try:
+            return self._metadata
+        except AttributeError:
+            self._metadata = {}
+            return self._metadata
+
+    @property
+    def requires_grad(self):
+        return True
 
     # --- saved values ------------------------------------------------------------------
     def save(node, /, **values):
-        """Saves tensors (version-checked) and scalars for backward; all are freed after backward."""
+        """Saves tensors (version-checked) and wrapped numbers for backward; all are freed after backward."""
         saved = node._saved
         if saved is None:
             saved = node._saved = {}
-        for key, value in values.items():
+        # PyTorch packs an op's inputs in name order; only saved-tensor hooks can see the order.
+        for key, value in (sorted(values.items()) if default_hooks else values.items()):
             # Tensors (anything with a version counter) are version-checked; numbers are kept as is.
             if value.__class__ in _PLAIN or getattr(value, "_version_counter", None) is None:
                 saved[key] = value
@@ -165,13 +156,40 @@ class Node:
         if node._saved is None:
             node._saved = {}
         for key, value in values.items():
+            if default_hooks and value._grad_fn is None and value._data.dtype.kind == "f":
+                # A pack hook sees the output with its grad_fn already set, as in PyTorch.
+                value._grad_fn, value._requires_grad = node, True
             node._saved[key] = SavedTensor(value, is_output=True)
 
     def saved(self, key):
         if self._freed:
             raise RuntimeError(FREED_MESSAGE)
         value = self._saved[key]
-        return value.unpack(self) if isinstance(value, SavedTensor) else value
+        return value._unpack(self) if value.__class__ is SavedTensor else value
+
+    def _saved_value(self, name):
+        """``_saved_<name>``: None if the op did not need it, the freed error after backward."""
+        saved = self._saved
+        if saved is None or name not in saved:
+            return None
+        if self._freed:
+            raise RuntimeError(FREED_MESSAGE)
+        value = saved[name]
+        if value.__class__ is SavedTensor:
+            return value._unpack(self)
+        if isinstance(value, (bool, int, float)):
+            return _wrapped_number(value)
+        return value
+
+    def _raw_saved(self, name):
+        saved = self._saved
+        value = saved.get(name) if saved is not None else None
+        if value is None:
+            return UndefinedSaved()
+        if value.__class__ is not SavedTensor:
+            value = saved[name] = SavedTensor(_wrapped_number(value), wrapped_number=True)
+        value.owner = weakref.ref(self)
+        return value
 
     def saved_items(self):
         """Yields (name, SavedTensor or value, state) for the graph view; state is alive/freed/modified."""
@@ -186,29 +204,62 @@ class Node:
                 yield key, value, "alive"
 
     def _release(self):
-        if self._saved is not None:
-            self._freed = True
+        """Frees what was saved (backward is done with it): what pack hooks returned is dropped."""
+        if self._saved is None:
+            return
+        self._freed = True
+        for value in self._saved.values():
+            if value.__class__ is SavedTensor:
+                if value.hooks is not None:
+                    value.release()
+            elif value.__class__ is list:
+                for v in value:
+                    if v.__class__ is SavedTensor and v.hooks is not None:
+                        v.release()
 
     # --- hooks --------------------------------------------------------------------------
-    def register_prehook(self, fn, output_nr=0):
-        """Registers ``fn(grad) -> grad or None``, run on the gradient of output ``output_nr``."""
+    def register_hook(self, *args):
+        """Registers ``fn(grad_inputs, grad_outputs) -> tuple or None``, run after this node computed
+        its gradients; a returned tuple replaces ``grad_inputs``.
+
+        Returns:
+            A handle with ``remove()``.
+        """
+        if len(args) != 1:
+            raise TypeError(f"{self.name()}.register_hook() takes exactly one argument ({len(args)} given)")
+        if self._hooks is None:
+            self._hooks = _HookDict()
+        handle = RemovableHandle(self._hooks)
+        self._hooks[handle.id] = args[0]
+        return handle
+
+    def register_prehook(self, *args):
+        """Registers ``fn(grad_outputs) -> tuple or None``, run before this node computes its
+        gradients; a returned tuple replaces ``grad_outputs``.
+
+        Returns:
+            A handle with ``remove()``.
+        """
+        if len(args) != 1:
+            raise TypeError(f"{self.name()}.register_prehook() takes exactly one argument ({len(args)} given)")
+        if self._node_pre_hooks is None:
+            self._node_pre_hooks = _HookDict()
+        handle = RemovableHandle(self._node_pre_hooks)
+        self._node_pre_hooks[handle.id] = args[0]
+        return handle
+
+    def _register_tensor_hook(self, fn, output_nr):
+        """A tensor's ``register_hook``: ``fn(grad) -> grad or None`` on output ``output_nr``."""
         if self._pre_hooks is None:
             self._pre_hooks = _HookDict()
         handle = RemovableHandle(self._pre_hooks)
         self._pre_hooks[handle.id] = (output_nr, fn)
         return handle
 
-    def register_hook(self, fn):
-        """Registers ``fn(grad_inputs, grad_outputs)``, run after this node computed its gradients."""
-        if self._hooks is None:
-            self._hooks = _HookDict()
-        handle = RemovableHandle(self._hooks)
-        self._hooks[handle.id] = fn
-        return handle
-
-    # --- engine entry point ----------------------------------------------------------------
-    def apply(self, grads):
-        """Runs ``backward`` on the list of output gradients; returns a list, one per input edge."""
+    # --- running the formula ----------------------------------------------------------------
+    def _apply(self, grads):
+        """The engine's entry point: ``backward`` on the list of output gradients; returns a list,
+        one per input edge."""
         if self.num_outputs == 1:
             out = self.backward(grads[0])
         else:
@@ -216,6 +267,21 @@ class Node:
         if type(out) is not tuple:
             out = (out,)
         return list(out)
+
+    def __call__(self, *grads, **kwargs):
+        from ._tensor import Tensor
+        if kwargs:
+            raise TypeError("keyword arguments are not supported")
+        if len(grads) != self.num_outputs:
+            raise TypeError(f"expected {self.num_outputs} arguments, got {len(grads)} instead")
+        for i, g in enumerate(grads):
+            if g is not None and not isinstance(g, Tensor):
+                raise TypeError(f"argument {i} is not a Variable")
+        if all(g is None for g in grads):
+            out = [None] * len(self._next_functions)
+        else:
+            out = self._apply(list(grads))
+        return out[0] if len(out) == 1 else tuple(out)
 
 
 class AccumulateGrad(Node):
@@ -227,14 +293,14 @@ class AccumulateGrad(Node):
         super().__init__()
         self._sequence_nr = float("inf")  # leaves accumulate as soon as they are ready, as in PyTorch
         self.variable = variable
-        self.next_functions = ()
+        self._next_functions = ()
         self._input_meta = ()
         self._post_hooks = None
 
     def name(self):
         return "torch::autograd::AccumulateGrad"
 
-    def apply(self, grads):
+    def _apply(self, grads):
         grad = grads[0]
         var = self.variable
         if var is None or grad is None:
@@ -265,9 +331,9 @@ class GraphRoot(Node):
 
     def __init__(self, edges, grads):
         super().__init__()
-        self.next_functions = tuple(edges)
+        self._next_functions = tuple(edges)
         self._input_meta = None
         self._grads = grads
 
-    def apply(self, grads):
+    def _apply(self, grads):
         return list(self._grads)

@@ -44,7 +44,7 @@ def test_saved_tensors_alive_then_freed_after_backward():
     x = T.tensor([1.0, 2.0], requires_grad=True)
     y = (x ** 2).sum()
     pow_node = y.grad_fn.next_functions[0][0]
-    assert [s["state"] for s in graph.describe_node(pow_node)["saved"]] == ["alive", "alive"]
+    assert [(s["name"], s["state"]) for s in graph.describe_node(pow_node)["saved"]] == [("self", "alive")]
     y.backward()
     assert {s["state"] for s in graph.describe_node(pow_node)["saved"]} == {"freed"}
     assert graph.describe_node(pow_node)["freed"] is True

@@ -11,9 +11,10 @@ def _graph_supports_batching(root):
     seen, stack = {root}, [root]
     while stack:
         node = stack.pop()
-        if not node.supports_batched or node._pre_hooks or node._retain_grad_refs or node._hooks:
+        if (not node.supports_batched or node._pre_hooks or node._node_pre_hooks or node._retain_grad_refs
+                or node._hooks):
             return False
-        for nxt, _ in node.next_functions:
+        for nxt, _ in node._next_functions:
             if nxt is not None and nxt not in seen:
                 seen.add(nxt)
                 stack.append(nxt)

@@ -1,12 +1,26 @@
 """``torch.autograd.Function``: user-defined ops with their own forward and backward."""
 import functools
 import warnings
+import weakref
 
 import numpy as np
 
 from .. import grad_mode
-from ..node import FREED_MESSAGE, Node, SavedTensor
 from .._tensor import Tensor, _make
+from ..node import FREED_MESSAGE, Node, SavedTensor
+
+DIRTY_NOT_RETURNED = ("Some elements marked as dirty during the forward method were not returned as output. The "
+                      "inputs that are modified inplace must all be outputs of the Function.")
+DIRTY_NOT_INPUT = ("ctx.mark_dirty() received a tensor that was not an input. Only input Tensors that have been "
+                   "mutated should be passed to ctx.mark_dirty(). (Triggered internally at "
+                   "/__w/pytorch/pytorch/torch/csrc/autograd/custom_function.cpp:320.)")
+DIRTY_VIEW_MULTI = (
+    "If your Function modifies inplace an input that is a view of another Tensor, your Function cannot return "
+    "more than one Tensor. This is not supported by the current autograd engine. You should either make sure "
+    "the input is not a view (using .clone() for example) or make your Function only return one Tensor "
+    "(potentially splitting it into two Functions: one doing the inplace that returns a single Tensor and a "
+    "second one that does the other operations). You can ask on the forum https://discuss.pytorch.org/ if you "
+    "need help to do this change.")
 
 
 class FunctionCtx:
@@ -20,7 +34,8 @@ class FunctionCtx:
         self._to_save_forward = tensors
 
     def mark_dirty(self, *args):
-        self._dirty = args
+        """Marks input tensors that ``forward`` modified in place; they must be returned as outputs."""
+        self.dirty_tensors = args
 
     def mark_non_differentiable(self, *args):
         self._non_differentiable = args
@@ -35,6 +50,7 @@ class BackwardCFunction(FunctionCtx, Node):
     materialize_grads = True
     supports_batched = False  # user code expects one gradient at a time
     _to_save = ()
+    __call__ = None  # a custom Function's node is run with ``apply``, as in PyTorch
 
     def name(self):
         return type(self).__name__
@@ -45,11 +61,24 @@ class BackwardCFunction(FunctionCtx, Node):
             raise RuntimeError(FREED_MESSAGE)
         if self._saved is None:
             return ()
-        return tuple(s.unpack(self) if isinstance(s, SavedTensor) else s for s in self._saved["tensors"])
+        return tuple(s._unpack(self) if isinstance(s, SavedTensor) else s for s in self._saved["tensors"])
 
     saved_variables = saved_tensors
 
-    def apply(self, grads):
+    @property
+    def _raw_saved_tensors(self):
+        if self._saved is None:
+            return ()
+        for s in self._saved["tensors"]:
+            if isinstance(s, SavedTensor):
+                s.owner = weakref.ref(self)
+        return tuple(self._saved["tensors"])
+
+    def apply(self, *grads):
+        """Runs the user's ``backward`` on ``grads`` as given (what calling ``grad_fn.apply`` does)."""
+        return self._forward_cls.backward(self, *grads)
+
+    def _apply(self, grads):
         if self.materialize_grads:
             grads = [g if g is not None else _make(np.zeros(shape, dtype)) for g, (shape, dtype)
                      in zip(grads, self._output_meta)]
@@ -78,6 +107,7 @@ class FunctionMeta(type):
 
     def __init__(cls, name, bases, attrs):
         backward_cls = type(name + "Backward", (BackwardCFunction,), {"_forward_cls": cls})
+        backward_cls.__module__ = "torch.autograd.function"
         cls._backward_cls = backward_cls
         super().__init__(name, bases, attrs)
 
@@ -146,9 +176,12 @@ class Function(metaclass=FunctionMeta):
         is_tuple = isinstance(output, tuple)
         outputs = list(output) if is_tuple else [output]
         record = grad_mode.is_grad_enabled() and any(t._requires_grad for t in tensor_args)
-        non_diff = {id(t) for t in getattr(ctx, "_non_differentiable", ())}
+        to_save = _tensors_to_save(ctx)
+        non_diff = {id(t) for t in _checked(ctx, "_non_differentiable", "mark_non_differentiable only accepts "
+                                            "variable arguments, but got ")}
+        dirty = _bump_dirty(ctx)
         for i, out in enumerate(outputs):
-            if isinstance(out, Tensor) and any(out is a for a in tensor_args):
+            if isinstance(out, Tensor) and id(out) not in dirty and any(out is a for a in tensor_args):
                 # Returning an input as-is: PyTorch hands back a view so the input keeps its history.
                 outputs[i] = view = _make(out._data)
                 view._version_counter = out._version_counter
@@ -162,15 +195,70 @@ class Function(metaclass=FunctionMeta):
                                 for o in outputs]
             for nr, out in enumerate(outputs):
                 if isinstance(out, Tensor) and id(out) not in non_diff and out._data.dtype.kind == "f":
-                    out._grad_fn, out._output_nr, out._requires_grad = ctx, nr, True
-        if ctx._to_save:
+                    if id(out) in dirty:
+                        _rebase_dirty(out, ctx, nr, tensor_args, len(outputs))
+                    else:
+                        out._grad_fn, out._output_nr, out._requires_grad = ctx, nr, True
+        returned = {id(o) for o in outputs}
+        if any(key not in returned for key in dirty):
+            raise RuntimeError(DIRTY_NOT_RETURNED)
+        ctx._to_save = to_save
+        if ctx._to_save and record:
             ctx._saved = {"tensors": [SavedTensor(t, is_output=t._grad_fn is ctx) if isinstance(t, Tensor) else t
                                       for t in ctx._to_save]}
         return tuple(outputs) if is_tuple else outputs[0]
 
 
+def _checked(ctx, attr, message):
+    values = getattr(ctx, attr, ())
+    for v in values:
+        if not isinstance(v, Tensor):
+            raise RuntimeError(message)
+    return values
+
+
+def _tensors_to_save(ctx):
+    for i, t in enumerate(ctx._to_save):
+        if t is not None and not isinstance(t, Tensor):
+            raise TypeError(f"save_for_backward can only save variables, but argument {i} is of type "
+                            f"{type(t).__name__}")
+    return ctx._to_save
+
+
+def _bump_dirty(ctx):
+    """``mark_dirty``: each tensor's version goes up by one (its in-place write); returns them by id."""
+    dirty = {}
+    for t in getattr(ctx, "dirty_tensors", ()):
+        if not isinstance(t, Tensor):
+            raise RuntimeError("mark_dirty can only accept variables, but argument ")
+        dirty[id(t)] = t
+        t._version_counter[0] += 1
+    return dirty
+
+
+def _rebase_dirty(t, ctx, nr, tensor_args, num_outputs):
+    """A tensor ``forward`` modified in place becomes output ``nr`` of ``ctx``, as an in-place op does."""
+    if t._grad_fn is None and t._requires_grad:
+        raise RuntimeError("a leaf Variable that requires grad has been used in an in-place operation.")
+    if not any(t is a for a in tensor_args):
+        warnings.warn(DIRTY_NOT_INPUT, UserWarning, stacklevel=4)
+    is_view = t._base is not None and "_view_fn" in t.__dict__
+    if is_view and num_outputs > 1:
+        raise RuntimeError(DIRTY_VIEW_MULTI)
+    from ..ops import inplace
+    base_old = None
+    if is_view:
+        if t._base._requires_grad and t._base._grad_fn is None:
+            raise RuntimeError(inplace.VIEW_OF_LEAF_MESSAGE)
+        base_old = inplace._snapshot(t._base)
+    t._grad = None
+    t._grad_fn, t._output_nr, t._requires_grad = ctx, nr, True
+    inplace.rebase_history(t, base_old)
+
+
 class InplaceFunction(Function):
     def __init__(self, inplace=False):
+        super().__init__()
         self.inplace = inplace
 
 

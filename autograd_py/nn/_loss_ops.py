@@ -41,8 +41,8 @@ class MseLossBackward0(Node):
     def backward(self, grad):
         x, t = self.saved("self"), self.saved("target")
         g = _scale(self, (x - t) * 2 * grad, self.numel)
-        gi = g if self.next_functions[0][0] is not None else None
-        gt = -g if self.next_functions[1][0] is not None else None
+        gi = g if self._next_functions[0][0] is not None else None
+        gt = -g if self._next_functions[1][0] is not None else None
         return gi, gt
 
 
@@ -66,8 +66,8 @@ class SmoothL1LossBackward0(Node):
         d = x - t
         slope = where(abs(d) < self.beta, d / self.beta, sign(d))
         g = _scale(self, slope * grad, self.numel)
-        gi = g if self.next_functions[0][0] is not None else None
-        gt = -g if self.next_functions[1][0] is not None else None
+        gi = g if self._next_functions[0][0] is not None else None
+        gt = -g if self._next_functions[1][0] is not None else None
         return gi, gt
 
 
@@ -147,10 +147,10 @@ class BinaryCrossEntropyBackward0(Node):
     def backward(self, grad):
         x, t, w = self.saved("self"), self.saved("target"), self.saved("weight")
         gi = gt = None
-        if self.next_functions[0][0] is not None:
+        if self._next_functions[0][0] is not None:
             gi = (x - t) / clamp((1 - x) * x, min=BCE_EPSILON) * grad
             gi = _scale(self, gi * w if w is not None else gi, self.numel)
-        if self.next_functions[1][0] is not None:
+        if self._next_functions[1][0] is not None:
             gt = -log(x / (1 - x)) * grad
             gt = _scale(self, gt * w if w is not None else gt, self.numel)
         return gi, gt
@@ -185,7 +185,7 @@ class BinaryCrossEntropyWithLogitsBackward0(Node):
         x, t = self.saved("self"), self.saved("target")
         w, pw = self.saved("weight"), self.saved("pos_weight")
         gi = gt = None
-        if self.next_functions[0][0] is not None:
+        if self._next_functions[0][0] is not None:
             if pw is not None:
                 pt = pw * t
                 gi = (pt + 1 - t) * sigmoid(x) - pt
@@ -193,7 +193,7 @@ class BinaryCrossEntropyWithLogitsBackward0(Node):
                 gi = sigmoid(x) - t
             gi = gi * grad
             gi = _scale(self, gi * w if w is not None else gi, self.numel)
-        if self.next_functions[1][0] is not None:
+        if self._next_functions[1][0] is not None:
             if pw is not None:
                 gt = (_log_sigmoid(-x) - _log_sigmoid(x) * pw) * grad
             else:

@@ -54,7 +54,7 @@ def _edges(node, inputs, like=None):
                 meta[i] = (d.shape, d.dtype)
         else:
             edges.append(_NO_EDGE)
-    node.next_functions = tuple(edges)
+    node._next_functions = tuple(edges)
     node._input_meta = meta
 
 

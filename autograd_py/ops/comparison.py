@@ -22,7 +22,7 @@ class ClampBackward0(Node):
 
     def backward(self, grad):
         x, lo, hi = self.saved("self"), self.saved("min"), self.saved("max")
-        needs = [fn is not None for fn, _ in self.next_functions]
+        needs = [fn is not None for fn, _ in self._next_functions]
         if lo is not None and hi is not None:
             # Where min > max the result is max, as in PyTorch's clamp_backward_min_max.
             gx = where((x >= lo) & (x <= hi), grad, 0.0) if needs[0] else None
@@ -109,8 +109,8 @@ def minimum(input, other):
 class WhereBackward0(Node):
     def backward(self, grad):
         cond = self.saved("condition")
-        ga = where(cond, grad, 0.0) if self.next_functions[0][0] is not None else None
-        gb = where(cond, 0.0, grad) if self.next_functions[1][0] is not None else None
+        ga = where(cond, grad, 0.0) if self._next_functions[0][0] is not None else None
+        gb = where(cond, 0.0, grad) if self._next_functions[1][0] is not None else None
         return ga, gb
 
 

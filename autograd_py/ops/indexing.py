@@ -194,8 +194,8 @@ class IndexPutBackward0(Node):
     def backward(self, grad):
         mask = np.ones(self.shape, dtype=bool)
         mask[self.key] = False
-        ga = grad * _make(mask) if self.next_functions[0][0] is not None else None
-        gv = _read(grad, _batched_key(self.key)) if self.next_functions[1][0] is not None else None
+        ga = grad * _make(mask) if self._next_functions[0][0] is not None else None
+        gv = _read(grad, _batched_key(self.key)) if self._next_functions[1][0] is not None else None
         return ga, gv
 
 
@@ -273,11 +273,11 @@ class MaskedFillBackward0(Node):
     def backward(self, grad):
         from .comparison import where
         mask = self.saved("mask")
-        g_self = masked_fill(grad, mask, 0.0) if self.next_functions[0][0] is not None else None
-        if len(self.next_functions) == 1:
+        g_self = masked_fill(grad, mask, 0.0) if self._next_functions[0][0] is not None else None
+        if len(self._next_functions) == 1:
             return g_self
         # A 0-d tensor value receives the sum over the filled positions (the engine sums it down).
-        g_value = where(mask, grad, 0.0) if self.next_functions[1][0] is not None else None
+        g_value = where(mask, grad, 0.0) if self._next_functions[1][0] is not None else None
         return g_self, g_value
 
 

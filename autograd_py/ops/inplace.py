@@ -74,8 +74,8 @@ class CopySlices(Node):
     def backward(self, grad):
         mask = np.ones(self.shape, dtype=bool)
         self.np_view_fn(mask)[...] = False
-        g_base = grad * _make(mask) if self.next_functions[0][0] is not None else None
-        g_view = self.view_fn(grad) if self.next_functions[1][0] is not None else None
+        g_base = grad * _make(mask) if self._next_functions[0][0] is not None else None
+        g_view = self.view_fn(grad) if self._next_functions[1][0] is not None else None
         return g_base, g_view
 
 
@@ -93,12 +93,19 @@ def apply(t, fn, *others):
     res = fn(_snapshot(t))
     _write(t, res._data)
     _rebase(t, res)
+    rebase_history(t, base_old)
+    return t
+
+
+def rebase_history(t, base_old):
+    """Finishes a write into ``t`` once ``t`` has its new ``grad_fn``: a view's base (whose history
+    before the write is ``base_old``) gets ``CopySlices``, and every live view is re-pointed."""
+    base = t._base
     if base_old is not None:
         node = CopySlices()
         node.shape, node.view_fn, node.np_view_fn = base._data.shape, t._view_fn, t._np_view_fn
         record(base, node, (base_old, t))
     _refresh_views(base if base is not None else t)
-    return t
 
 
 class AsStridedBackward0(Node):
@@ -155,13 +162,14 @@ def _rebase(t, res):
     # A saved *output* of the op is now this tensor: track its version, not the temporary's.
     if fn is not None and fn._saved:
         for key, saved in fn._saved.items():
-            if isinstance(saved, SavedTensor) and saved.is_output and saved.counter is res._version_counter:
+            if (isinstance(saved, SavedTensor) and saved.is_output and saved.hooks is None
+                    and saved.counter is res._version_counter):
                 fn._saved[key] = SavedTensor(t, is_output=True)
 
 
 class CopyBackwards(Node):
     def backward(self, grad):
-        g_self = grad * 0 if self.next_functions[0][0] is not None else None
+        g_self = grad * 0 if self._next_functions[0][0] is not None else None
         return g_self, grad  # the engine sums grad back to src's shape and dtype
 
 

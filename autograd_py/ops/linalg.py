@@ -40,8 +40,8 @@ def _product_node(cls, out, a, b):
 class MmBackward0(Node):
     def backward(self, grad):
         # matmul is mm for 2-D operands, and also takes a batched gradient.
-        ga = matmul(grad, t(self.saved("mat2"))) if self.next_functions[0][0] is not None else None
-        gb = matmul(t(self.saved("self")), grad) if self.next_functions[1][0] is not None else None
+        ga = matmul(grad, t(self.saved("mat2"))) if self._next_functions[0][0] is not None else None
+        gb = matmul(t(self.saved("self")), grad) if self._next_functions[1][0] is not None else None
         return ga, gb
 
 
@@ -62,9 +62,9 @@ def mm(input, mat2):
 
 class AddmmBackward0(Node):
     def backward(self, grad):
-        gs = grad if self.next_functions[0][0] is not None else None
-        g1 = matmul(grad, t(self.saved("mat2"))) if self.next_functions[1][0] is not None else None
-        g2 = matmul(t(self.saved("mat1")), grad) if self.next_functions[2][0] is not None else None
+        gs = grad if self._next_functions[0][0] is not None else None
+        g1 = matmul(grad, t(self.saved("mat2"))) if self._next_functions[1][0] is not None else None
+        g2 = matmul(t(self.saved("mat1")), grad) if self._next_functions[2][0] is not None else None
         return gs, g1, g2
 
 
@@ -87,8 +87,8 @@ def addmm(input, mat1, mat2):
 class DotBackward0(Node):
     def backward(self, grad):
         grad = unsqueeze(grad, -1)  # a 0-d gradient (or a batch of them) against 1-D operands
-        ga = grad * self.saved("tensor") if self.next_functions[0][0] is not None else None
-        gb = grad * self.saved("self") if self.next_functions[1][0] is not None else None
+        ga = grad * self.saved("tensor") if self._next_functions[0][0] is not None else None
+        gb = grad * self.saved("self") if self._next_functions[1][0] is not None else None
         return ga, gb
 
 
@@ -114,9 +114,9 @@ inner = dot
 class MvBackward0(Node):
     def backward(self, grad):
         ga = gb = None
-        if self.next_functions[0][0] is not None:
+        if self._next_functions[0][0] is not None:
             ga = unsqueeze(grad, -1) * unsqueeze(self.saved("vec"), 0)
-        if self.next_functions[1][0] is not None:
+        if self._next_functions[1][0] is not None:
             gb = matmul(grad, self.saved("self"))
         return ga, gb
 
@@ -139,9 +139,9 @@ def mv(input, vec):
 class BmmBackward0(Node):
     def backward(self, grad):
         ga = gb = None
-        if self.next_functions[0][0] is not None:
+        if self._next_functions[0][0] is not None:
             ga = matmul_batched(grad, transpose(self.saved("mat2"), -1, -2))
-        if self.next_functions[1][0] is not None:
+        if self._next_functions[1][0] is not None:
             gb = matmul_batched(transpose(self.saved("self"), -1, -2), grad)
         return ga, gb  # broadcast batch dims are summed away by the engine
 

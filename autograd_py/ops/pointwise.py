@@ -8,34 +8,44 @@ from .comparison import where
 
 # ---------------------------------------------------------------------------- binary arithmetic
 class AddBackward0(Node):
+    keeps = ("alpha",)
+
     def backward(self, grad):
         return grad, (grad if self.alpha == 1 else grad * self.alpha)
 
 
 class SubBackward0(Node):
+    keeps = ("alpha",)
+
     def backward(self, grad):
         return grad, (-grad if self.alpha == 1 else grad * -self.alpha)
 
 
 class RsubBackward1(Node):
+    keeps = ("alpha",)
+
     def backward(self, grad):
         return -grad if self.alpha == 1 else grad * -self.alpha
 
 
 class MulBackward0(Node):
+    saves = ("other", "self")
+
     def backward(self, grad):
-        a_needed, b_needed = self.next_functions[0][0], self.next_functions[1][0]
+        a_needed, b_needed = self._next_functions[0][0], self._next_functions[1][0]
         ga = grad * self.saved("other") if a_needed is not None else None
         gb = grad * self.saved("self") if b_needed is not None else None
         return ga, gb
 
 
 class DivBackward0(Node):
+    saves = ("other", "self")
+
     def backward(self, grad):
         other = self.saved("other")
-        ga = grad / other if self.next_functions[0][0] is not None else None
+        ga = grad / other if self._next_functions[0][0] is not None else None
         gb = None
-        if self.next_functions[1][0] is not None:
+        if self._next_functions[1][0] is not None:
             gb = -grad * self.saved("self") / (other * other)
         return ga, gb
 
@@ -106,20 +116,25 @@ def div(input, other, rounding_mode=None):
 
 # ---------------------------------------------------------------------------- powers
 class PowBackward0(Node):
+    saves = ("self",)
+    keeps = ("exponent",)
+
     def backward(self, grad):
-        exponent = self.saved("exponent")
+        exponent = self.exponent
         if exponent == 0:
             return grad * 0
         return grad * exponent * self.saved("self") ** (exponent - 1)
 
 
 class PowBackward1(Node):
+    saves = ("exponent", "result", "self")
+
     def backward(self, grad):
         base, exponent = self.saved("self"), self.saved("exponent")
         ga = gb = None
-        if self.next_functions[0][0] is not None:
+        if self._next_functions[0][0] is not None:
             ga = grad * exponent * base ** (exponent - 1)
-        if self.next_functions[1][0] is not None:
+        if self._next_functions[1][0] is not None:
             # d/db a**b = a**b log a, taken as 0 where a == 0 and b >= 0, as PyTorch does.
             zero = (base == 0) & (exponent >= 0)
             gb = where(zero, 0.0, grad * self.saved("result") * log(base))
@@ -127,8 +142,11 @@ class PowBackward1(Node):
 
 
 class PowBackward2(Node):
+    saves = ("exponent", "result")
+    keeps = ("self",)
+
     def backward(self, grad):
-        return grad * self.saved("result") * float(np.log(self.saved("self")))
+        return grad * self.saved("result") * float(np.log(self.self))
 
 
 # PyTorch computes these exponents by multiplication, bit for bit, and it is faster than np.power.
@@ -149,7 +167,8 @@ def pow(input, exponent):
         out = _make(_np_power(a, e))
         if grad_on(input):
             node = PowBackward0()
-            node.save(self=input, exponent=exponent)
+            node.exponent = exponent
+            node.save(self=input)
             record(out, node, (input,))
         return out
     if not isinstance(input, Tensor):
@@ -157,7 +176,8 @@ def pow(input, exponent):
         out = _make(np.power(a, e))
         if grad_on(exponent):
             node = PowBackward2()
-            node.save(self=input)
+            node.self = input
+            node.save(exponent=exponent)
             node.save_output(result=out)
             record(out, node, (exponent,))
         return out
@@ -197,69 +217,93 @@ class NegBackward0(Node):
 
 
 class AbsBackward0(Node):
+    saves = ("self",)
+
     def backward(self, grad):
         return grad * sign(self.saved("self"))
 
 
 class ExpBackward0(Node):
+    saves = ("result",)
+
     def backward(self, grad):
         return grad * self.saved("result")
 
 
 class LogBackward0(Node):
+    saves = ("self",)
+
     def backward(self, grad):
         return grad / self.saved("self")
 
 
 class Log1PBackward0(Node):
+    saves = ("self",)
+
     def backward(self, grad):
         return grad / (self.saved("self") + 1)
 
 
 class SqrtBackward0(Node):
+    saves = ("result",)
+
     def backward(self, grad):
         return grad / (2 * self.saved("result"))
 
 
 class SinBackward0(Node):
+    saves = ("self",)
+
     def backward(self, grad):
         return grad * cos(self.saved("self"))
 
 
 class CosBackward0(Node):
+    saves = ("self",)
+
     def backward(self, grad):
         return grad * -sin(self.saved("self"))
 
 
 class TanBackward0(Node):
+    saves = ("result",)
+
     def backward(self, grad):
         result = self.saved("result")
         return grad * (result * result + 1)
 
 
 class TanhBackward0(Node):
+    saves = ("result",)
+
     def backward(self, grad):
         return tanh_backward(grad, self.saved("result"))
 
 
 class SigmoidBackward0(Node):
+    saves = ("result",)
+
     def backward(self, grad):
         return sigmoid_backward(grad, self.saved("result"))
 
 
 class TanhBackwardBackward0(Node):
+    saves = ("grad_output", "output")
+
     def backward(self, grad):
         g_out, y = self.saved("grad_output"), self.saved("output")
-        gg = tanh_backward(grad, y) if self.next_functions[0][0] is not None else None
-        gy = grad * g_out * y * -2 if self.next_functions[1][0] is not None else None
+        gg = tanh_backward(grad, y) if self._next_functions[0][0] is not None else None
+        gy = grad * g_out * y * -2 if self._next_functions[1][0] is not None else None
         return gg, gy
 
 
 class SigmoidBackwardBackward0(Node):
+    saves = ("grad_output", "output")
+
     def backward(self, grad):
         g_out, y = self.saved("grad_output"), self.saved("output")
-        gg = sigmoid_backward(grad, y) if self.next_functions[0][0] is not None else None
-        gy = grad * g_out * (1 - 2 * y) if self.next_functions[1][0] is not None else None
+        gg = sigmoid_backward(grad, y) if self._next_functions[0][0] is not None else None
+        gy = grad * g_out * (1 - 2 * y) if self._next_functions[1][0] is not None else None
         return gg, gy
 
 
@@ -283,14 +327,18 @@ def sigmoid_backward(grad, output):
 
 
 class ReluBackward0(Node):
+    saves = ("result",)
+
     def backward(self, grad):
         return threshold_backward(grad, self.saved("result"))
 
 
 class ThresholdBackwardBackward0(Node):
+    saves = ("self",)
+
     def backward(self, grad):
-        g = threshold_backward(grad, self.saved("self")) if self.next_functions[0][0] is not None else None
-        return g, (grad * 0 if self.next_functions[1][0] is not None else None)
+        g = threshold_backward(grad, self.saved("self")) if self._next_functions[0][0] is not None else None
+        return g, (grad * 0 if self._next_functions[1][0] is not None else None)
 
 
 def threshold_backward(grad, result):
@@ -307,6 +355,8 @@ def threshold_backward(grad, result):
 
 
 class ReciprocalBackward0(Node):
+    saves = ("result",)
+
     def backward(self, grad):
         result = self.saved("result")
         return -grad * result * result
