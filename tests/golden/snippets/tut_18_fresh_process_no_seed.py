@@ -3,6 +3,8 @@ import torch
 
 s = torch.initial_seed()
 print(type(s).__name__, s >= 0)
+s = torch.seed()  # a new non-deterministic seed, returned so that it can be replayed
+print(s == torch.initial_seed())
 a = torch.rand(1000)
 print(a.shape, a.dtype, bool((a >= 0).all()), bool((a < 1).all()))
 b = torch.rand(1000)
