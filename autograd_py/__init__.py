@@ -10,11 +10,14 @@ _np.seterr(divide="ignore", invalid="ignore", over="ignore", under="ignore")
 
 from . import dtypes as _dtypes
 from . import tensor_methods as _tensor_methods  # noqa: F401  (binds methods to Tensor)
-from .creation import (BoolTensor, ByteTensor, CharTensor, DoubleTensor, FloatTensor, Generator, HalfTensor,
-                       IntTensor, LongTensor, ShortTensor, arange, as_tensor, default_generator, empty,
-                       empty_like, eye, from_numpy, full, full_like, initial_seed, linspace, logspace,
-                       manual_seed, normal, ones, ones_like, rand, rand_like, randint, randn, randn_like,
-                       randperm, seed, tensor, zeros, zeros_like)
+from .creation import (BoolTensor, ByteTensor, CharTensor, DoubleTensor, FloatTensor, HalfTensor,
+                       IntTensor, LongTensor, ShortTensor, arange, as_tensor, empty,
+                       empty_like, eye, from_numpy, full, full_like, linspace, logspace,
+                       ones, ones_like, tensor, zeros, zeros_like)
+from .random import (Generator, default_generator, get_rng_state, initial_seed, manual_seed, seed,
+                     set_rng_state)
+from .random.factories import (bernoulli, multinomial, normal, rand, rand_like, randint, randint_like, randn,
+                               randn_like, randperm)
 from .dtypes import (bool, double, dtype, float, float16, float32, float64, get_default_dtype, half, int,
                      int8, int16, int32, int64, long, set_default_dtype, short, uint8)
 from .formatting import set_printoptions
@@ -54,9 +57,6 @@ def is_floating_point(input):
 def numel(input):
     return input.numel()
 
-
-def get_rng_state():
-    return tensor([default_generator.initial_seed()])
 
 _LAZY_SUBMODULES = ("nn", "optim")
 

@@ -1,4 +1,4 @@
-"""Tensor factories: ``tensor``, ``zeros``, ``arange``, random tensors, and the legacy constructors."""
+"""Tensor factories: ``tensor``, ``zeros``, ``arange`` and the legacy constructors (random ones: :mod:`.random`)."""
 import numbers
 import warnings
 
@@ -165,79 +165,6 @@ def logspace(start, end, steps, base=10.0, *, dtype=None, device=None, requires_
 def eye(n, m=None, *, dtype=None, device=None, requires_grad=False):
     dt = _np_dtype(dtype) or dtypes.get_default_dtype().np
     return _finish(np.eye(n, m, dtype=dt), requires_grad)
-
-
-# ---------------------------------------------------------------------------- random
-class Generator:
-    """A seeded NumPy generator standing in for ``torch.Generator`` (numbers differ from PyTorch's)."""
-
-    def __init__(self, device="cpu"):
-        self._seed = 0
-        self._rng = np.random.default_rng(0)
-
-    def manual_seed(self, seed):
-        self._seed = int(seed)
-        self._rng = np.random.default_rng(self._seed)
-        return self
-
-    def initial_seed(self):
-        return self._seed
-
-
-default_generator = Generator()
-
-
-def manual_seed(seed):
-    """Seeds the global generator. Returns it."""
-    default_generator.manual_seed(seed)
-    return default_generator
-
-
-def seed():
-    return default_generator.initial_seed()
-
-
-def initial_seed():
-    return default_generator.initial_seed()
-
-
-def _random(size, sample, dtype, requires_grad, generator):
-    rng = (generator or default_generator)._rng
-    dt = _np_dtype(dtype) or dtypes.get_default_dtype().np
-    return _finish(np.asarray(sample(rng, _size(size))).astype(dt), requires_grad)
-
-
-def rand(*size, generator=None, dtype=None, device=None, requires_grad=False):
-    return _random(size, lambda r, s: r.random(s), dtype, requires_grad, generator)
-
-
-def randn(*size, generator=None, dtype=None, device=None, requires_grad=False):
-    return _random(size, lambda r, s: r.standard_normal(s), dtype, requires_grad, generator)
-
-
-def randint(low=0, high=None, size=None, *, generator=None, dtype=None, device=None, requires_grad=False):
-    if high is None:
-        low, high = 0, low
-    rng = (generator or default_generator)._rng
-    return _finish(rng.integers(low, high, _size((size,))).astype(_np_dtype(dtype) or np.int64), requires_grad)
-
-
-def randperm(n, *, generator=None, dtype=None, device=None, requires_grad=False):
-    rng = (generator or default_generator)._rng
-    return _finish(rng.permutation(n).astype(_np_dtype(dtype) or np.int64), requires_grad)
-
-
-def normal(mean=0.0, std=1.0, size=None, *, generator=None):
-    rng = (generator or default_generator)._rng
-    return _make(rng.normal(mean, std, _size((size,))).astype(dtypes.get_default_dtype().np))
-
-
-def rand_like(input, *, dtype=None, requires_grad=False):
-    return rand(input._data.shape, dtype=dtype or input.dtype, requires_grad=requires_grad)
-
-
-def randn_like(input, *, dtype=None, requires_grad=False):
-    return randn(input._data.shape, dtype=dtype or input.dtype, requires_grad=requires_grad)
 
 
 # ---------------------------------------------------------------------------- legacy constructors

@@ -20,7 +20,8 @@ Example::
 
 import contextlib
 
-from . import _warn, creation, dtypes, formatting, grad_mode
+from . import _warn, dtypes, formatting, grad_mode
+from .random import generator as _random
 
 _PRINT_FIELDS = ("precision", "threshold", "edgeitems", "linewidth", "sci_mode")
 
@@ -31,7 +32,7 @@ def _read():
         "grad_enabled": grad_mode._state[0],
         "anomaly": grad_mode._anomaly[0],
         "default_float": dtypes._default_float,
-        "generator": (creation.default_generator._seed, creation.default_generator._rng),
+        "generator": _random.default_generator._snapshot(),  # includes the cached normal sample
         "print": tuple(getattr(opts, name) for name in _PRINT_FIELDS),
         "warned": _warn._seen,
     }
@@ -41,7 +42,7 @@ def _write(values):
     grad_mode._state[0] = values["grad_enabled"]
     grad_mode._anomaly[0] = values["anomaly"]
     dtypes._default_float = values["default_float"]
-    creation.default_generator._seed, creation.default_generator._rng = values["generator"]
+    _random.default_generator._restore(values["generator"])
     for name, value in zip(_PRINT_FIELDS, values["print"]):
         setattr(formatting.PRINT_OPTS, name, value)
     _warn._seen = values["warned"]
@@ -49,12 +50,11 @@ def _write(values):
 
 def _fresh():
     """The settings of a newly started process."""
-    generator = creation.Generator()
     return {
         "grad_enabled": True,
         "anomaly": False,
         "default_float": dtypes.float32,
-        "generator": (generator._seed, generator._rng),
+        "generator": _random.fresh_default()._snapshot(),  # nondeterministic, as a new process
         "print": tuple(getattr(formatting.PrintOptions, name) for name in _PRINT_FIELDS),
         "warned": set(),
     }

@@ -1,5 +1,4 @@
 """Binds the ops to ``Tensor`` as methods and operators: the one table a new op adds a line to."""
-import numpy as np
 
 from . import creation as C
 from . import dtypes
@@ -12,6 +11,8 @@ from .ops import pointwise as P
 from .ops import reduction as R
 from .ops import shape as S
 from .ops import softmax as SM
+from .random import factories as RF
+from .random import samplers as RS
 from ._tensor import Tensor
 
 _METHODS = {
@@ -84,20 +85,17 @@ for _name, _fn in (("addcmul", addcmul), ("addcdiv", addcdiv), ("lerp", lerp)):
     setattr(Tensor, _name + "_", _inplace_method(_fn))
 
 
-def _random_fill(name, sample):
-    """``t.normal_(...)`` and friends: fill in place from the seeded generator (as initialisers do)."""
-    def method(self, *args, generator=None):
-        rng = (generator or C.default_generator)._rng
-        data = np.asarray(sample(rng, self._data.shape, *args)).astype(self._data.dtype)
-        return IP.apply(self, lambda old: IP._filled(old, data, IP.FillBackward0))
-    method.__name__ = name
-    return method
-
-
-Tensor.normal_ = _random_fill("normal_", lambda r, s, mean=0.0, std=1.0: r.normal(mean, std, s))
-Tensor.uniform_ = _random_fill("uniform_", lambda r, s, low=0.0, high=1.0: r.uniform(low, high, s))
-Tensor.bernoulli_ = _random_fill("bernoulli_", lambda r, s, p=0.5: r.random(s) < p)
-Tensor.exponential_ = _random_fill("exponential_", lambda r, s, lambd=1.0: r.exponential(1 / lambd, s))
+# In-place samplers draw from PyTorch's generator algorithm (autograd_py.random).
+Tensor.uniform_ = RS.uniform_
+Tensor.normal_ = RS.normal_
+Tensor.bernoulli_ = RS.bernoulli_
+Tensor.random_ = RS.random_
+Tensor.exponential_ = RS.exponential_
+Tensor.cauchy_ = RS.cauchy_
+Tensor.log_normal_ = RS.log_normal_
+Tensor.geometric_ = RS.geometric_
+Tensor.bernoulli = RF.bernoulli
+Tensor.multinomial = RF.multinomial
 
 
 # ---------------------------------------------------------------------------- operators

@@ -171,9 +171,9 @@ def _check_addmm(bias, mat1, weight):
 def dropout(input, p=0.5, training=True, inplace=False):
     """Zeroes each element with probability ``p`` and scales the rest by ``1 / (1 - p)``.
 
-    With ``training=False`` or ``p == 0`` it returns ``input`` itself, as PyTorch does. The mask
-    comes from autograd_py's generator (seed it with ``torch.manual_seed``); its values differ
-    from PyTorch's.
+    With ``training=False`` or ``p == 0`` it returns ``input`` itself, as PyTorch does. The mask is
+    PyTorch's CPU one: ``empty_like(input).bernoulli_(1 - p)`` divided by ``1 - p``, so after
+    ``torch.manual_seed`` the same elements are dropped.
 
     Example::
 
@@ -187,9 +187,8 @@ def dropout(input, p=0.5, training=True, inplace=False):
     if p == 1:
         noise = _make(np.zeros((), dtype=input._data.dtype))
     else:
-        from ..creation import default_generator
-        keep = default_generator._rng.random(input._data.shape) < (1 - p)
-        noise = _make((keep / np.asarray(1 - p, dtype=input._data.dtype)).astype(input._data.dtype))
+        noise = _make(np.empty_like(input._data)).bernoulli_(1 - p)
+        noise = _make(noise._data / np.asarray(1 - p, dtype=input._data.dtype))
     return input.mul_(noise) if inplace else _P.mul(input, noise)
 
 

@@ -1,0 +1,77 @@
+"""Exact float arithmetic PyTorch's CPU kernels rely on: fused multiply-add and libm calls.
+
+PyTorch's kernels are compiled with FMA contraction, so ``x * s + m`` is rounded once. NumPy has no
+fma, so these emulate it: a float32 fma in float64 (the product of two float32 is exact there), and
+a float64 fma with Dekker's error-free product. Transcendentals that must match the C library go
+through :mod:`math` (NumPy's float64 ``log`` is its own SIMD code and differs in about 0.3% of cases).
+"""
+import math
+
+import numpy as np
+
+_TIE_MASK = np.uint64((1 << 29) - 1)
+_TIE = np.uint64(1 << 28)
+_SPLIT = 134217729.0  # 2**27 + 1, Veltkamp's splitter for float64
+
+
+def fma32(a, b, c):
+    """``round_f32(a * b + c)`` for float32 arrays, rounded once like a hardware fma."""
+    a64 = np.asarray(a, np.float64)
+    p = a64 * np.asarray(b, np.float64)  # exact
+    c64 = np.asarray(c, np.float64)
+    s = p + c64
+    out = s.astype(np.float32)
+    # Rounding s again to float32 can only go wrong when s sits exactly half-way between two float32.
+    ties = np.nonzero((s.view(np.uint64) & _TIE_MASK) == _TIE)[0] if s.ndim else None
+    if ties is not None and len(ties):
+        _fix_ties(out, s, p, c64, ties)
+    return out
+
+
+def _fix_ties(out, s, p, c, idx):
+    p, c, s = np.broadcast_to(p, s.shape)[idx], np.broadcast_to(c, s.shape)[idx], s[idx]
+    bb = s - p
+    err = (p - (s - bb)) + (c - bb)  # s + err == p + c exactly (TwoSum): err says which side to round to
+    out[idx] = np.where(err > 0, _above(s), np.where(err < 0, _below(s), out[idx]))
+
+
+def _above(s):
+    r = s.astype(np.float32)
+    return np.where(r.astype(np.float64) > s, r, np.nextafter(r, np.float32(np.inf)))
+
+
+def _below(s):
+    r = s.astype(np.float32)
+    return np.where(r.astype(np.float64) < s, r, np.nextafter(r, np.float32(-np.inf)))
+
+
+def _split(a):
+    t = a * _SPLIT
+    hi = t - (t - a)
+    return hi, a - hi
+
+
+def fma64(a, b, c):
+    """``a * b + c`` for float64 arrays with (almost always) a single rounding, as ``std::fma``.
+
+    The product's rounding error is recovered exactly (Dekker); only a result that lands exactly on
+    a rounding tie after that can differ, with probability about 2**-50.
+    """
+    a, b, c = np.asarray(a, np.float64), np.asarray(b, np.float64), np.asarray(c, np.float64)
+    p = a * b
+    ah, al = _split(a)
+    bh, bl = _split(b)
+    e = ((ah * bh - p) + ah * bl + al * bh) + al * bl
+    s = p + c
+    bb = s - p
+    t = (p - (s - bb)) + (c - bb)
+    return s + (t + e)
+
+
+def libm(fn, x):
+    """``fn`` (a :mod:`math` function, i.e. the C library's) on every element of a float64 array."""
+    return np.fromiter(map(fn, x.ravel().tolist()), np.float64, x.size).reshape(x.shape)
+
+
+log = math.log
+log1p = math.log1p
