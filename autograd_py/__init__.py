@@ -37,7 +37,8 @@ from .ops.softmax import logsumexp, log_softmax, softmax
 from .ops.joining import cat, chunk, concat, concatenate, flip, split, stack, unbind
 from .ops.shape import (broadcast_to, flatten, permute, reshape, squeeze, swapaxes, t, transpose,
                         unsqueeze)
-from ._tensor import Size, Tensor, device, is_tensor
+from ._tensor import Size, Tensor, is_tensor
+from .devices import device, get_default_device, set_default_device
 from . import autograd  # noqa: E402
 from .torch_alias import install_as_torch
 
@@ -58,7 +59,7 @@ def numel(input):
     return input.numel()
 
 
-_LAZY_SUBMODULES = ("nn", "optim")
+_LAZY_SUBMODULES = ("nn", "optim", "cuda", "accelerator", "backends")
 
 
 def __getattr__(name):

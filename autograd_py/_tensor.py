@@ -9,6 +9,8 @@ import warnings
 import numpy as np
 
 from . import dtypes, grad_mode
+from .devices import CPU as _CPU
+from .devices import device, refuse_cuda  # noqa: F401  (device: torch.device)
 from ._warn import warn_once
 from .node import AccumulateGrad, RemovableHandle, _HookDict
 
@@ -199,11 +201,21 @@ class Tensor:
     def is_cuda(self):
         return False
 
-    def cpu(self):
+    @property
+    def is_cpu(self):
+        return True
+
+    def get_device(self):
+        """The CUDA device index, or -1 for a CPU tensor (always, here)."""
+        return -1
+
+    def cpu(self, memory_format=None):
+        """This tensor on the CPU: the tensor itself, as every tensor is there."""
         return self
 
-    def cuda(self, *args, **kwargs):
-        raise AssertionError("Torch not compiled with CUDA enabled")
+    def cuda(self, device=None, non_blocking=False, memory_format=None):
+        """Raises PyTorch's error for a build without CUDA."""
+        refuse_cuda(device)
 
     def is_floating_point(self):
         return self._data.dtype.kind == "f"
@@ -428,32 +440,6 @@ class Tensor:
     def _cast(self, np_dtype):
         from .ops.pointwise import to_dtype
         return to_dtype(self, np_dtype)
-
-
-class _Device:
-    type = "cpu"
-    index = None
-
-    def __repr__(self):
-        return "device(type='cpu')"
-
-    def __str__(self):
-        return "cpu"
-
-    def __eq__(self, other):
-        return str(other) == "cpu" or isinstance(other, _Device)
-
-    __hash__ = object.__hash__
-
-
-_CPU = _Device()
-
-
-def device(spec="cpu", index=None):
-    """Only the CPU exists here; ``torch.device('cpu')`` returns it."""
-    if str(spec).split(":")[0] != "cpu":
-        raise RuntimeError(f"Device '{spec}' is not available: autograd_py runs on the CPU only")
-    return _CPU
 
 
 def _make(data, requires_grad=False):

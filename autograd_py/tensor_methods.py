@@ -1,7 +1,7 @@
 """Binds the ops to ``Tensor`` as methods and operators: the one table a new op adds a line to."""
 
 from . import creation as C
-from . import dtypes
+from . import devices, dtypes
 from .ops import comparison as CMP
 from .ops import indexing as I
 from .ops import inplace as IP
@@ -14,6 +14,7 @@ from .ops import softmax as SM
 from .random import factories as RF
 from .random import samplers as RS
 from ._tensor import Tensor
+from .signatures import invalid_combination
 
 _METHODS = {
     # pointwise
@@ -138,17 +139,52 @@ Tensor.mT = property(lambda self: S.transpose(self, -2, -1))
 
 
 # ---------------------------------------------------------------------------- dtype conversion
+_TO_SIGNATURES = [
+    "(torch.device device = None, torch.dtype dtype = None, bool non_blocking = False, bool copy = False, *, "
+    "torch.memory_format memory_format = None)",
+    "(torch.dtype dtype, bool non_blocking = False, bool copy = False, *, torch.memory_format memory_format = None)",
+    "(Tensor tensor, bool non_blocking = False, bool copy = False, *, torch.memory_format memory_format = None)",
+]
+_TO_FLAGS = ("non_blocking", "copy")
+
+
 def _to(self, *args, **kwargs):
-    """``to(dtype)``, ``to('cpu')``, ``to(other)``: only dtype changes matter here."""
-    target = kwargs.get("dtype")
-    for a in args:
-        if isinstance(a, dtypes.dtype):
-            target = a
-        elif isinstance(a, Tensor):
-            target = a.dtype
-    if target is None:
-        return self
-    return P.to_dtype(self, target.np)
+    """``to(dtype)``, ``to(device, dtype)``, ``to(other)``: a tensor with that dtype on that device.
+
+    Every device but the CPU fails as in PyTorch without CUDA. Returns this tensor itself when
+    nothing changes, unless ``copy=True``.
+    """
+    device, dtype, flags = _parse_to(args, kwargs)
+    if device is not None:
+        devices.as_device(device)
+    if dtype is None or dtype.np == self._data.dtype:
+        return P.clone(self) if flags.get("copy") else self
+    return P.to_dtype(self, dtype.np)
+
+
+def _parse_to(args, kwargs):
+    bad = set(kwargs) - {"device", "dtype", "non_blocking", "copy", "memory_format"}
+    first = args[0] if args else None
+    if isinstance(first, Tensor):
+        rest, device, dtype, allowed = args[1:], None, first.dtype, set(_TO_FLAGS)
+    elif isinstance(first, dtypes.dtype):
+        rest, device, dtype, allowed = args[1:], None, first, set(_TO_FLAGS)
+    else:
+        device = first if args else kwargs.get("device")
+        rest = args[1:]
+        dtype = kwargs.get("dtype")
+        if rest and (isinstance(rest[0], dtypes.dtype) or rest[0] is None):
+            dtype, rest = rest[0], rest[1:]
+        allowed = {"device", "dtype", *_TO_FLAGS}
+        if args and "device" in kwargs:
+            bad.add("device")
+    bad |= set(kwargs) - allowed - {"memory_format"}
+    flags = dict(zip(_TO_FLAGS, rest))
+    if bad or len(rest) > 2 or any(not isinstance(v, bool) for v in flags.values()) or not (
+            device is None or isinstance(device, (str, int, devices.device))):
+        raise invalid_combination("to", args, kwargs, _TO_SIGNATURES)
+    flags.update({k: kwargs[k] for k in _TO_FLAGS if k in kwargs})
+    return device, dtype, flags
 
 
 Tensor.to = _to

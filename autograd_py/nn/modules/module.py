@@ -309,16 +309,19 @@ class Module:
 
     def to(self, *args, **kwargs):
         """Converts floating point parameters and buffers to a dtype; devices other than CPU are absent."""
+        from ...devices import as_device
+        from ...devices import device as _device
         from ...dtypes import dtype as _dtype
+        if kwargs.get("device") is not None:
+            as_device(kwargs["device"])
         target = kwargs.get("dtype")
         for a in args:
             if isinstance(a, _dtype):
                 target = a
             elif isinstance(a, Tensor):
                 target = a.dtype
-            elif isinstance(a, str):
-                from ..._tensor import device
-                device(a)
+            elif isinstance(a, (str, int, _device)):
+                as_device(a)  # PyTorch's errors for CUDA and unknown devices
         if target is None:
             return self
         if not target.is_floating_point:
@@ -338,7 +341,8 @@ class Module:
         return self
 
     def cuda(self, device=None):
-        raise AssertionError("Torch not compiled with CUDA enabled")
+        from ...devices import refuse_cuda
+        refuse_cuda(device)
 
     # ---------------------------------------------------------------- state dict
     def state_dict(self, destination=None, prefix="", keep_vars=False):
