@@ -191,8 +191,8 @@ def run_backward(roots, root_grads, keep_graph, create_graph, inputs=None, accum
             if listener is not None and node is not root:
                 listener({"event": "node", "node": id(node), "name": type(node).__name__,
                           "grads_in": grads, "grads_out": out, "edges": node._next_functions,
-                          "freed": not keep_graph and node._saved is not None})
-            if not keep_graph and node._saved is not None:
+                          "freed": not keep_graph and node._vars is not None})
+            if not keep_graph and node._vars is not None:
                 node._release()
             for (nxt, nr), g in zip(node._next_functions, out):
                 if nxt is None or (needed is not None and nxt not in needed):

@@ -49,12 +49,22 @@ class _HookDict(dict):
 _PLAIN = frozenset((float, int, bool, type(None), str, tuple))
 
 
-def _python_value(value):
+# PyTorch's int64 arguments (dims, indices); its node attributes show them as unsigned 64-bit
+# integers, so -1 reads 18446744073709551615. Scalars (alpha, exponent, min, ...) stay signed.
+_INT64_NAMES = frozenset(("dim", "dim0", "dim1", "dims", "index", "start", "end", "step", "ignore_index"))
+
+
+def _python_value(name, value):
     """A kept argument as PyTorch shows it: int lists as tuples, NumPy scalars as Python numbers."""
     if isinstance(value, list):
-        return tuple(value)
-    if hasattr(value, "item") and getattr(value, "ndim", None) == 0:
-        return value.item()
+        value = tuple(value)
+    elif hasattr(value, "item") and getattr(value, "ndim", None) == 0:
+        value = value.item()
+    if name in _INT64_NAMES:
+        if isinstance(value, int) and value < 0:
+            return value + 2 ** 64
+        if isinstance(value, tuple):
+            return tuple(v + 2 ** 64 if isinstance(v, int) and v < 0 else v for v in value)
     return value
 
 
@@ -67,7 +77,7 @@ def _wrapped_number(value):
 
 
 def _saved_property(name):
-    return property(lambda node: node._saved_value(name))
+    return property(lambda node: node._get_saved(name))
 
 
 def _raw_saved_property(name):
@@ -75,7 +85,7 @@ def _raw_saved_property(name):
 
 
 def _kept_property(name):
-    return property(lambda node: _python_value(getattr(node, name)))
+    return property(lambda node: _python_value(name, getattr(node, name)))
 
 
 class Node:
@@ -87,7 +97,7 @@ class Node:
     runs its formula directly, as in PyTorch.
     """
 
-    __slots__ = ("_next_functions", "_input_meta", "_saved", "_freed", "_attrs", "_sequence_nr",
+    __slots__ = ("_next_functions", "_input_meta", "_vars", "_freed", "_attrs", "_sequence_nr",
                  "_pre_hooks", "_node_pre_hooks", "_hooks", "_retain_grad_refs", "_metadata", "__weakref__")
 
     num_outputs = 1
@@ -97,7 +107,7 @@ class Node:
 
     def __init__(self):
         self._sequence_nr = next(_sequence)
-        self._saved = None
+        self._vars = None
         self._freed = False
         self._pre_hooks = None
         self._node_pre_hooks = None
@@ -140,9 +150,9 @@ class Node:
     # --- saved values ------------------------------------------------------------------
     def save(node, /, **values):
         """Saves tensors (version-checked) and wrapped numbers for backward; all are freed after backward."""
-        saved = node._saved
+        saved = node._vars
         if saved is None:
-            saved = node._saved = {}
+            saved = node._vars = {}
         # PyTorch packs an op's inputs in name order; only saved-tensor hooks can see the order.
         for key, value in (sorted(values.items()) if default_hooks else values.items()):
             # Tensors (anything with a version counter) are version-checked; numbers are kept as is.
@@ -153,23 +163,23 @@ class Node:
 
     def save_output(node, /, **values):
         """Saves outputs of the op itself (a version mismatch then names this node)."""
-        if node._saved is None:
-            node._saved = {}
+        if node._vars is None:
+            node._vars = {}
         for key, value in values.items():
             if default_hooks and value._grad_fn is None and value._data.dtype.kind == "f":
                 # A pack hook sees the output with its grad_fn already set, as in PyTorch.
                 value._grad_fn, value._requires_grad = node, True
-            node._saved[key] = SavedTensor(value, is_output=True)
+            node._vars[key] = SavedTensor(value, is_output=True)
 
     def saved(self, key):
         if self._freed:
             raise RuntimeError(FREED_MESSAGE)
-        value = self._saved[key]
+        value = self._vars[key]
         return value._unpack(self) if value.__class__ is SavedTensor else value
 
-    def _saved_value(self, name):
+    def _get_saved(self, name):
         """``_saved_<name>``: None if the op did not need it, the freed error after backward."""
-        saved = self._saved
+        saved = self._vars
         if saved is None or name not in saved:
             return None
         if self._freed:
@@ -182,7 +192,7 @@ class Node:
         return value
 
     def _raw_saved(self, name):
-        saved = self._saved
+        saved = self._vars
         value = saved.get(name) if saved is not None else None
         if value is None:
             return UndefinedSaved()
@@ -193,9 +203,9 @@ class Node:
 
     def saved_items(self):
         """Yields (name, SavedTensor or value, state) for the graph view; state is alive/freed/modified."""
-        if self._saved is None:
+        if self._vars is None:
             return
-        for key, value in self._saved.items():
+        for key, value in self._vars.items():
             if self._freed:
                 yield key, value, "freed"
             elif isinstance(value, SavedTensor):
@@ -205,10 +215,10 @@ class Node:
 
     def _release(self):
         """Frees what was saved (backward is done with it): what pack hooks returned is dropped."""
-        if self._saved is None:
+        if self._vars is None:
             return
         self._freed = True
-        for value in self._saved.values():
+        for value in self._vars.values():
             if value.__class__ is SavedTensor:
                 if value.hooks is not None:
                     value.release()

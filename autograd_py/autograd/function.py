@@ -59,20 +59,20 @@ class BackwardCFunction(FunctionCtx, Node):
     def saved_tensors(self):
         if self._freed:
             raise RuntimeError(FREED_MESSAGE)
-        if self._saved is None:
+        if self._vars is None:
             return ()
-        return tuple(s._unpack(self) if isinstance(s, SavedTensor) else s for s in self._saved["tensors"])
+        return tuple(s._unpack(self) if isinstance(s, SavedTensor) else s for s in self._vars["tensors"])
 
     saved_variables = saved_tensors
 
     @property
     def _raw_saved_tensors(self):
-        if self._saved is None:
+        if self._vars is None:
             return ()
-        for s in self._saved["tensors"]:
+        for s in self._vars["tensors"]:
             if isinstance(s, SavedTensor):
                 s.owner = weakref.ref(self)
-        return tuple(self._saved["tensors"])
+        return tuple(self._vars["tensors"])
 
     def apply(self, *grads):
         """Runs the user's ``backward`` on ``grads`` as given (what calling ``grad_fn.apply`` does)."""
@@ -204,7 +204,7 @@ class Function(metaclass=FunctionMeta):
             raise RuntimeError(DIRTY_NOT_RETURNED)
         ctx._to_save = to_save
         if ctx._to_save and record:
-            ctx._saved = {"tensors": [SavedTensor(t, is_output=t._grad_fn is ctx) if isinstance(t, Tensor) else t
+            ctx._vars = {"tensors": [SavedTensor(t, is_output=t._grad_fn is ctx) if isinstance(t, Tensor) else t
                                       for t in ctx._to_save]}
         return tuple(outputs) if is_tuple else outputs[0]
 

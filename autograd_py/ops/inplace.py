@@ -160,11 +160,11 @@ def _rebase(t, res):
     fn = res._grad_fn
     t._grad_fn, t._output_nr, t._requires_grad = fn, res._output_nr, True
     # A saved *output* of the op is now this tensor: track its version, not the temporary's.
-    if fn is not None and fn._saved:
-        for key, saved in fn._saved.items():
+    if fn is not None and fn._vars:
+        for key, saved in fn._vars.items():
             if (isinstance(saved, SavedTensor) and saved.is_output and saved.hooks is None
                     and saved.counter is res._version_counter):
-                fn._saved[key] = SavedTensor(t, is_output=True)
+                fn._vars[key] = SavedTensor(t, is_output=True)
 
 
 class CopyBackwards(Node):

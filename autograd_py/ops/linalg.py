@@ -28,16 +28,31 @@ def _same_dtype(a, b, op):
     raise RuntimeError(f"expected scalar type {_short(a)} but found {_short(b)}")
 
 
-def _product_node(cls, out, a, b):
+def _strides(x):
+    return tuple(s // x.itemsize for s in x.strides)
+
+
+def _product_node(cls, out, a, b, first="self", second="mat2"):
+    """Records a matrix product; each operand is saved only when the other one needs its gradient,
+    and (for mm and addmm) its sizes always, its strides with it, as PyTorch does."""
     node = cls()
+    saved = {}
     if a._requires_grad:
-        node.save(mat2=b)
+        saved[second] = b
     if b._requires_grad:
-        node.save(self=a)
-    return record(out, node, (a, b))
+        saved[first] = a
+    node.save(**saved)
+    if cls.keeps:
+        node.__dict__.update({f"{first}_sym_sizes": a._data.shape, f"{second}_sym_sizes": b._data.shape,
+                              f"{first}_sym_strides": _strides(a._data) if b._requires_grad else (),
+                              f"{second}_sym_strides": _strides(b._data) if a._requires_grad else ()})
+    return node
 
 
 class MmBackward0(Node):
+    saves = ("mat2", "self")
+    keeps = ("mat2_sym_sizes", "mat2_sym_strides", "self_sym_sizes", "self_sym_strides")
+
     def backward(self, grad):
         # matmul is mm for 2-D operands, and also takes a batched gradient.
         ga = matmul(grad, t(self.saved("mat2"))) if self._next_functions[0][0] is not None else None
@@ -56,11 +71,15 @@ def mm(input, mat2):
     _same_dtype(input, mat2, "mm")
     out = _make(input._data @ mat2._data)
     if grad_on(input, mat2):
-        _product_node(MmBackward0, out, input, mat2)
+        record(out, _product_node(MmBackward0, out, input, mat2), (input, mat2))
     return out
 
 
 class AddmmBackward0(Node):
+    saves = ("mat1", "mat2")
+    keeps = ("alpha", "beta", "mat1_sym_sizes", "mat1_sym_strides", "mat2_sym_sizes", "mat2_sym_strides")
+    alpha = beta = 1
+
     def backward(self, grad):
         gs = grad if self._next_functions[0][0] is not None else None
         g1 = matmul(grad, t(self.saved("mat2"))) if self._next_functions[1][0] is not None else None
@@ -78,13 +97,13 @@ def addmm(input, mat1, mat2):
     bias = expand(input.detach(), prod._data.shape)  # PyTorch's message for a bias of the wrong size
     out = _make(prod._data + bias._data)
     if grad_on(input, mat1, mat2):
-        node = AddmmBackward0()
-        node.save(mat1=mat1, mat2=mat2)
-        record(out, node, (input, mat1, mat2))
+        record(out, _product_node(AddmmBackward0, out, mat1, mat2, "mat1"), (input, mat1, mat2))
     return out
 
 
 class DotBackward0(Node):
+    saves = ("self", "tensor")
+
     def backward(self, grad):
         grad = unsqueeze(grad, -1)  # a 0-d gradient (or a batch of them) against 1-D operands
         ga = grad * self.saved("tensor") if self._next_functions[0][0] is not None else None
@@ -112,6 +131,8 @@ inner = dot
 
 
 class MvBackward0(Node):
+    saves = ("self", "vec")
+
     def backward(self, grad):
         ga = gb = None
         if self._next_functions[0][0] is not None:
@@ -137,6 +158,8 @@ def mv(input, vec):
 
 
 class BmmBackward0(Node):
+    saves = ("mat2", "self")
+
     def backward(self, grad):
         ga = gb = None
         if self._next_functions[0][0] is not None:
@@ -150,7 +173,7 @@ def matmul_batched(input, other):
     """Batched matrix product with broadcast batch dims (what ``bmm`` and batched ``matmul`` run)."""
     out = _make(np.matmul(input._data, other._data))
     if grad_on(input, other):
-        _product_node(BmmBackward0, out, input, other)
+        record(out, _product_node(BmmBackward0, out, input, other), (input, other))
     return out
 
 

@@ -35,6 +35,19 @@ class _Reduction(Node):
     def _back(self, grad):
         return _expand_back(grad, self.shape, self.dims, self.keepdim, batch_ndim[0])
 
+    @property
+    def self_sym_sizes(self):
+        return tuple(self.shape)
+
+    @property
+    def self_sym_numel(self):
+        return int(np.prod(self.shape))
+
+
+def _user_dims(dim):
+    """``dim`` as PyTorch saves an int[] argument: a tuple, as the user wrote it."""
+    return (dim,) if isinstance(dim, int) else tuple(dim)
+
 
 def _reduced(input, dims, keepdim, node, **saved):
     node.shape, node.dims, node.keepdim = input._data.shape, dims, keepdim
@@ -50,11 +63,15 @@ def _accurate(fn, data, dims, keepdim):
         return np.asarray(fn(data, axis=dims, keepdims=keepdim, dtype=np.float64)).astype(data.dtype)
     return fn(data, axis=dims, keepdims=keepdim)
 class SumBackward0(_Reduction):
+    keeps = ("self_sym_sizes",)
+
     def backward(self, grad):
         return self._back(grad)
 
 
 class SumBackward1(_Reduction):
+    keeps = ("dim", "keepdim", "self_sym_sizes")
+
     def backward(self, grad):
         return self._back(grad)
 
@@ -69,16 +86,22 @@ def sum(input, dim=None, keepdim=False, dtype=None):
     out = _make(_accurate(np.sum, data, dims, keepdim))
     if grad_on(input):
         node = SumBackward0() if dim is None else SumBackward1()
+        if dim is not None:
+            node.dim = _user_dims(dim)
         record(out, _reduced(input, dims, keepdim, node), (input,))
     return out
 
 
 class MeanBackward0(_Reduction):
+    keeps = ("self_sym_numel", "self_sym_sizes")
+
     def backward(self, grad):
         return self._back(grad) / self.count
 
 
 class MeanBackward1(_Reduction):
+    keeps = ("dim", "keepdim", "self_sym_numel", "self_sym_sizes")
+
     def backward(self, grad):
         return self._back(grad) / self.count
 
@@ -92,12 +115,16 @@ def mean(input, dim=None, keepdim=False, dtype=None):
     out = _make(_accurate(np.mean, data, dims, keepdim))
     if grad_on(input):
         node = MeanBackward0() if dim is None else MeanBackward1()
+        if dim is not None:
+            node.dim = _user_dims(dim)
         node.count = int(np.prod([data.shape[d] for d in dims])) if data.ndim else 1
         record(out, _reduced(input, dims, keepdim, node), (input,))
     return out
 
 
 class ProdBackward0(_Reduction):
+    saves = ("result", "self")
+
     def backward(self, grad):
         x, result = self.saved("self"), self.saved("result")
         g = self._back(grad) if self.dims else grad
@@ -133,6 +160,8 @@ def _prod_of_others(x, dims):
 
 
 class ProdBackward1(ProdBackward0):
+    keeps = ("dim", "keepdim")
+
     pass
 
 
@@ -144,6 +173,7 @@ def prod(input, dim=None, keepdim=False, dtype=None):
     out = _make(np.prod(data, axis=dims, keepdims=keepdim))
     if grad_on(input):
         node = ProdBackward0() if dim is None else ProdBackward1()
+        node.dim = dim
         _reduced(input, dims, keepdim, node, self=input)
         node.save_output(result=out)
         record(out, node, (input,))
@@ -174,6 +204,8 @@ _RETURN_TYPES = {n: _return_type(n) for n in ("max", "min", "sort", "topk", "kth
 
 
 class MaxBackward1(_Reduction):
+    saves = ("result", "self")
+
     def backward(self, grad):
         # Ties share the gradient evenly, as PyTorch's evenly_distribute_backward does.
         x, result = self.saved("self"), self.saved("result")
@@ -186,6 +218,9 @@ class MinBackward1(MaxBackward1):
 
 
 class MaxBackward0(_Reduction):
+    saves = ("indices",)
+    keeps = ("dim", "keepdim", "self_sym_sizes")
+
     def backward(self, grad):
         index = self.saved("indices")
         d, nb = self.dims[0], batch_ndim[0]
@@ -220,6 +255,7 @@ def _extreme(input, dim, keepdim, np_arg, np_val, name, full_cls, dim_cls):
     out, indices = _make(values), _make(idx.astype(np.int64))
     if grad_on(input):
         node = dim_cls()
+        node.dim = dim
         _reduced(input, (d,), keepdim, node, indices=indices)
         record(out, node, (input,))
     return _RETURN_TYPES[name](out, indices)
