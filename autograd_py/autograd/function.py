@@ -262,10 +262,38 @@ class InplaceFunction(Function):
         self.inplace = inplace
 
 
+class Error(Node):
+    """PyTorch's ``DelayedError`` node: differentiating through it raises its message."""
+
+    def _apply(self, grads):
+        raise RuntimeError(self.msg)
+
+
 def once_differentiable(fn):
-    """Marks a ``backward`` as not differentiable again: it runs with grad mode off."""
+    """Marks a ``backward`` as not differentiable again: it runs with grad mode off, and when its
+    result should require grad (``create_graph``), differentiating that result raises an error."""
     @functools.wraps(fn)
     def wrapper(ctx, *args):
         with grad_mode.no_grad():
-            return fn(ctx, *args)
+            outputs = fn(ctx, *args)
+        if not grad_mode.is_grad_enabled():
+            return outputs
+        if not any(isinstance(a, Tensor) and a._requires_grad for a in args):
+            return outputs
+        from ..ops.base import _edges
+        outputs = outputs if isinstance(outputs, tuple) else (outputs,)
+        inputs = [o.detach().requires_grad_() if isinstance(o, Tensor) else o for o in outputs]
+        node = Error()
+        node.msg = "trying to differentiate twice a function that was marked with @once_differentiable"
+        node.num_outputs = len(inputs)
+        _edges(node, inputs)
+        results = []
+        for nr, t in enumerate(inputs):
+            if isinstance(t, Tensor):
+                alias = _make(t._data)
+                alias._version_counter = t._version_counter
+                alias._grad_fn, alias._output_nr, alias._requires_grad = node, nr, True
+                t = alias
+            results.append(t)
+        return results[0] if len(results) == 1 else tuple(results)
     return wrapper
