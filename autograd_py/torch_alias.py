@@ -38,6 +38,7 @@ class _TorchAliasFinder(importlib.abc.MetaPathFinder, importlib.abc.Loader):
     def create_module(self, spec):
         module = importlib.import_module(self.real_name(spec.name))
         self._real_specs[spec.name] = module.__spec__
+        _register_aliases()
         return module
 
     def exec_module(self, module):
@@ -47,6 +48,19 @@ class _TorchAliasFinder(importlib.abc.MetaPathFinder, importlib.abc.Loader):
 
 
 _finder = _TorchAliasFinder()
+
+
+def _register_aliases():
+    """Lists every loaded ``autograd_py.X`` as ``torch.X`` in ``sys.modules``.
+
+    Importing a submodule the import system has not seen binds it on its parent package, which
+    would shadow a function of the same name (``import torch.autograd.gradcheck`` would replace the
+    ``gradcheck`` function by its module). Modules already listed are found, not loaded, so the
+    package keeps its attributes, as in PyTorch, where they were all imported under their names.
+    """
+    for name, module in list(sys.modules.items()):
+        if name.startswith("autograd_py.") and module is not None:
+            sys.modules.setdefault("torch" + name[len("autograd_py"):], module)
 
 
 def install_as_torch():
@@ -74,4 +88,5 @@ def install_as_torch():
         if not getattr(sys.modules[name], "__name__", "").startswith("autograd_py"):
             del sys.modules[name]
     sys.modules["torch"] = importlib.import_module("autograd_py")
+    _register_aliases()
     return sys.modules["torch"]
