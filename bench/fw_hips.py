@@ -10,7 +10,7 @@ Each ``w*`` function takes the data from :func:`problems.make_data` and returns
 """
 import numpy as np
 
-from problems import W1_ADD, W1_MUL
+from problems import W1_ADD, W1_MUL, NotAvailable
 
 NAME = "HIPS"
 
@@ -133,4 +133,8 @@ def w5(d):
     return (lambda: d2f(x)), lambda h: (h,)
 
 
-WORKLOADS = {"W1": w1, "W2": w2, "W3-loop": w3_loop, "W3-vec": w3_vectorized, "W4": w4, "W5": w5}
+def r1(d):
+    raise NotAvailable("HIPS autograd has no random generator that reproduces PyTorch's numbers")
+
+
+WORKLOADS = {"W1": w1, "W2": w2, "W3-loop": w3_loop, "W3-vec": w3_vectorized, "W4": w4, "W5": w5, "R1": r1}

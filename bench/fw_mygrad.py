@@ -125,4 +125,8 @@ def w5(d):
     raise NotAvailable("MyGrad computes first-order derivatives only (no create_graph)")
 
 
-WORKLOADS = {"W1": w1, "W2": w2, "W3-loop": w3_loop, "W3-vec": w3_vectorized, "W4": w4, "W5": w5}
+def r1(d):
+    raise NotAvailable("MyGrad has no random generator that reproduces PyTorch's numbers")
+
+
+WORKLOADS = {"W1": w1, "W2": w2, "W3-loop": w3_loop, "W3-vec": w3_vectorized, "W4": w4, "W5": w5, "R1": r1}

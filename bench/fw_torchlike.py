@@ -138,4 +138,13 @@ def w5(T, d):
     return run, lambda h: (_np(h),)
 
 
-WORKLOADS = {"W1": w1, "W2": w2, "W3-loop": w3_loop, "W3-vec": w3_vectorized, "W4": w4, "W5": w5}
+def r1(T, d):
+    """``torch.randn(1000, 1000)`` after ``manual_seed``: PyTorch's generator and Box-Muller (no autograd)."""
+    def run():
+        T.manual_seed(d["seed"])
+        return T.randn(d["rows"], d["cols"])
+
+    return run, lambda x: (_np(x).reshape(-1)[:5], _np(x).reshape(-1)[-5:])
+
+
+WORKLOADS = {"W1": w1, "W2": w2, "W3-loop": w3_loop, "W3-vec": w3_vectorized, "W4": w4, "W5": w5, "R1": r1}

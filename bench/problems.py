@@ -19,6 +19,7 @@ SIZES = {
         "W3": {"n": 64},
         "W4": {"layers": (3, 4, 4, 1), "samples": 4},
         "W5": {"n": 1000},
+        "R1": {"rows": 1000, "cols": 1000},
     },
     "tiny": {
         "W1": {"n_ops": 10, "width": 3},
@@ -26,7 +27,17 @@ SIZES = {
         "W3": {"n": 5},
         "W4": {"layers": (3, 4, 4, 1), "samples": 4},
         "W5": {"n": 7},
+        "R1": {"rows": 4, "cols": 5},
     },
+}
+
+# torch.manual_seed(0); torch.randn(rows, cols): its first and last five values, recorded from
+# PyTorch 2.13.0 (R1 checks reproduction of PyTorch's generator, which no NumPy formula gives).
+R1_RECORDED = {
+    (1000, 1000): (("-0x1.20370ap+0", "-0x1.270114p+0", "-0x1.0097acp-2", "-0x1.bc4abap-2", "0x1.b28a2ap-1"),
+                   ("-0x1.12a88p+1", "0x1.c2bp-6", "-0x1.0d3f32p-1", "-0x1.3113bcp-6", "-0x1.c81b2ep-6")),
+    (4, 5): (("-0x1.20370ap+0", "-0x1.270114p+0", "-0x1.0097acp-2", "-0x1.bc4abap-2", "0x1.329b16p-1"),
+             ("-0x1.aff666p-1", "0x1.dd186p-1", "0x1.424e6ep+0", "0x1.00a334p+1", "0x1.b83674p-5")),
 }
 
 
@@ -38,7 +49,7 @@ def make_data(workload, size="full", seed=0):
     """The inputs of one workload as NumPy arrays and Python numbers.
 
     Args:
-        workload (str): ``"W1"`` ... ``"W5"``.
+        workload (str): ``"W1"`` ... ``"W5"``, ``"R1"``.
         size (str): ``"full"`` (what is timed) or ``"tiny"`` (smoke tests).
         seed (int): seed of NumPy's generator.
 
@@ -82,7 +93,11 @@ def _data_w5(rng, n):
     return {"x": rng.uniform(-2, 2, n)}
 
 
-_DATA = {"W1": _data_w1, "W2": _data_w2, "W3": _data_w3, "W4": _data_w4, "W5": _data_w5}
+def _data_r1(rng, rows, cols):
+    return {"rows": rows, "cols": cols, "seed": 0}
+
+
+_DATA = {"W1": _data_w1, "W2": _data_w2, "W3": _data_w3, "W4": _data_w4, "W5": _data_w5, "R1": _data_r1}
 
 
 # ---------------------------------------------------------------------------- references
@@ -91,6 +106,7 @@ def reference(workload, data):
 
     W1: (grad of x,). W2: (loss, dW1, db1, dW2, db2). W3: (Jacobian,). W4: (loss, then the
     gradient of each layer's weight matrix and bias, layer by layer). W5: (second derivative,).
+    R1: (first five, last five values of the seeded ``randn``), as PyTorch gives them.
     """
     return _REFERENCE[workload](data)
 
@@ -163,7 +179,12 @@ def _ref_w5(d):
     return (6 * x * np.sin(x) + 6 * x ** 2 * np.cos(x) - x ** 3 * np.sin(x),)
 
 
-_REFERENCE = {"W1": _ref_w1, "W2": _ref_w2, "W3": _ref_w3, "W4": _ref_w4, "W5": _ref_w5}
+def _ref_r1(d):
+    head, tail = R1_RECORDED[d["rows"], d["cols"]]
+    return tuple(np.array([float.fromhex(v) for v in part]) for part in (head, tail))
+
+
+_REFERENCE = {"W1": _ref_w1, "W2": _ref_w2, "W3": _ref_w3, "W4": _ref_w4, "W5": _ref_w5, "R1": _ref_r1}
 
 
 def max_error(got, expected):

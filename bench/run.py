@@ -40,6 +40,7 @@ ROWS = [
     ("W3-vec", "W3", "W3: 64×64 Jacobian, vectorized"),
     ("W4", "W4", "W4: micrograd scalar MLP 3→4→4→1, 4 samples"),
     ("W5", "W5", "W5: 2nd derivative of Σ x³ sin x, n=1000"),
+    ("R1", "R1", "R1: torch.randn(1000, 1000) after manual_seed (no autograd)"),
 ]
 TOLERANCE = 1e-8
 

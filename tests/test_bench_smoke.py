@@ -19,7 +19,7 @@ import autograd_py  # noqa: E402
 import fw_torchlike  # noqa: E402
 import problems  # noqa: E402
 
-ROWS = {"W1": "W1", "W2": "W2", "W3-loop": "W3", "W3-vec": "W3", "W4": "W4", "W5": "W5"}
+ROWS = {"W1": "W1", "W2": "W2", "W3-loop": "W3", "W3-vec": "W3", "W4": "W4", "W5": "W5", "R1": "R1"}
 
 
 @pytest.mark.parametrize("row", list(ROWS))
