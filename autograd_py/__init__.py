@@ -59,18 +59,20 @@ def numel(input):
     return input.numel()
 
 
-_LAZY_SUBMODULES = ("nn", "optim", "cuda", "accelerator", "backends")
+_LAZY_SUBMODULES = ("nn", "optim", "cuda", "accelerator", "backends", "serialization")
+_LAZY_FUNCTIONS = {"save": "serialization", "load": "serialization"}
 
 
 def __getattr__(name):
     # nn and optim load on first use (``torch.nn``, ``from torch import nn``): most autograd
     # snippets never touch them, and every module imported costs start-up time in Pyodide.
-    if name in _LAZY_SUBMODULES:
+    if name in _LAZY_SUBMODULES or name in _LAZY_FUNCTIONS:
         import importlib
 
-        return importlib.import_module(f".{name}", __name__)
+        module = importlib.import_module(f".{_LAZY_FUNCTIONS.get(name, name)}", __name__)
+        return getattr(module, name) if name in _LAZY_FUNCTIONS else module
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 def __dir__():
-    return sorted(set(globals()) | set(_LAZY_SUBMODULES))
+    return sorted(set(globals()) | set(_LAZY_SUBMODULES) | set(_LAZY_FUNCTIONS))
