@@ -249,7 +249,7 @@ class Tensor:
     def tolist(self):
         return self._data.tolist()
 
-    def numpy(self, *, force=False):
+    def numpy(self, *args, force=False):
         """The tensor's data as a NumPy array sharing its memory.
 
         PyTorch refuses it for a tensor that requires grad while grad mode is on, since the array
@@ -259,6 +259,8 @@ class Tensor:
             force (bool, optional): return the array even if the tensor requires grad. Defaults to
                 ``False``.
         """
+        if args:
+            raise TypeError(f"numpy() takes 0 positional arguments but {len(args)} was given")
         if self._requires_grad and not force and grad_mode._state[0]:
             raise RuntimeError(NUMPY_REQUIRES_GRAD)
         return self._data

@@ -130,18 +130,18 @@ INFERENCE_REQUIRES_GRAD = "Setting requires_grad=True on inference tensor outsid
 
 class InferenceCounter(list):
     """The version counter of an inference tensor (shared by its views and detached copies, so they
-    are inference tensors too). It still counts, but nothing may read it or save the tensor."""
+    are inference tensors too). Nothing may read it or save the tensor, and outside inference mode
+    bumping it fails: as in PyTorch, an in-place op has then written already, and raises."""
+
+    def __setitem__(self, index, value):
+        if not _inference[0]:
+            raise RuntimeError(INFERENCE_INPLACE)
+        list.__setitem__(self, index, value)
 
 
 def new_version_counter():
     """A normal tensor's version counter, or an inference tensor's inside inference mode."""
     return InferenceCounter((0,)) if _inference[0] else [0]
-
-
-def check_inplace(t):
-    """Raises PyTorch's error for an in-place update of an inference tensor outside inference mode."""
-    if t._version_counter.__class__ is InferenceCounter and not _inference[0]:
-        raise RuntimeError(INFERENCE_INPLACE)
 
 
 def is_inference_mode_enabled():

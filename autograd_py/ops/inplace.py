@@ -14,7 +14,6 @@ VIEW_OF_LEAF_MESSAGE = "a view of a leaf Variable that requires grad is being us
 
 def check(t):
     """Raises PyTorch's errors for an in-place op on a leaf (or a view of one) that requires grad."""
-    grad_mode.check_inplace(t)
     if not grad_mode._state[0]:
         return
     base = t._base
