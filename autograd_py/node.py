@@ -81,7 +81,7 @@ def _saved_property(name):
 
 
 def _raw_saved_property(name):
-    return property(lambda node: node._raw_saved(name))
+    return property(lambda node: node._get_raw_saved(name))
 
 
 def _kept_property(name):
@@ -191,7 +191,7 @@ class Node:
             return _wrapped_number(value)
         return value
 
-    def _raw_saved(self, name):
+    def _get_raw_saved(self, name):
         saved = self._vars
         value = saved.get(name) if saved is not None else None
         if value is None:

@@ -50,7 +50,10 @@ class BackwardCFunction(FunctionCtx, Node):
     materialize_grads = True
     supports_batched = False  # user code expects one gradient at a time
     _to_save = ()
-    __call__ = None  # a custom Function's node is run with ``apply``, as in PyTorch
+
+    def __call__(self, *args, **kwargs):
+        # A custom Function's node is run with ``apply``, as in PyTorch.
+        raise TypeError(f"'{type(self).__name__}' object is not callable")
 
     def name(self):
         return type(self).__name__

@@ -82,8 +82,8 @@ class AddmmBackward0(Node):
 
     def backward(self, grad):
         gs = grad if self._next_functions[0][0] is not None else None
-        g1 = matmul(grad, t(self.saved("mat2"))) if self._next_functions[1][0] is not None else None
         g2 = matmul(t(self.saved("mat1")), grad) if self._next_functions[2][0] is not None else None
+        g1 = matmul(grad, t(self.saved("mat2"))) if self._next_functions[1][0] is not None else None
         return gs, g1, g2
 
 

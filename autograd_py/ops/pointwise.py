@@ -130,7 +130,7 @@ class PowBackward1(Node):
     saves = ("exponent", "result", "self")
 
     def backward(self, grad):
-        base, exponent = self.saved("self"), self.saved("exponent")
+        exponent, base = self.saved("exponent"), self.saved("self")  # PyTorch's unpacking order
         ga = gb = None
         if self._next_functions[0][0] is not None:
             ga = grad * exponent * base ** (exponent - 1)
