@@ -38,15 +38,24 @@ class _Steps:
         return out
 
 
+_SQRTHF_MANTISSA = 0x3504F3  # mantissa bits of float32(sqrt(0.5))
+_SIGN = np.int32(-(1 << 31))
+
+
 def log(x, st):
-    """``log256_ps`` for positive normal float32 ``x`` (Box-Muller's ``1 - u`` is in (0, 1])."""
+    """``log256_ps`` for positive normal float32 ``x`` (Box-Muller's ``1 - u`` is in (0, 1]).
+
+    The kernel's float masks become integer masks here (``-1`` or ``0``): same bits, fewer passes.
+    """
     bits = x.view(np.int32)
-    e = ((bits >> 23) - 0x7E).astype(f32)  # exponent + 1, as the kernel counts it
-    m = ((bits & 0x007FFFFF) | 0x3F000000).view(f32)  # mantissa in [0.5, 1) (x > 0)
-    small = m < _SQRTHF
-    m = m - f32(1)
-    e -= small
-    m += np.where(small, m + f32(1), f32(0))
+    mantissa = bits & 0x007FFFFF
+    small = (mantissa - _SQRTHF_MANTISSA) >> 31  # -1 where the mantissa (in [0.5, 1)) < sqrt(0.5)
+    e = ((bits >> 23) - 0x7E + small).astype(f32)
+    m_bits = mantissa | 0x3F000000
+    tmp = (m_bits & small).view(f32)
+    m = m_bits.view(f32)
+    m -= f32(1)
+    m += tmp
     z = m * m
     y = np.empty_like(m)
     st.fma(m, _LOG_P[0], _LOG_P[1], y)
@@ -62,15 +71,13 @@ def log(x, st):
 def sincos(x, st):
     """``sincos256_ps`` for float32 ``x >= 0`` (Box-Muller's ``2*pi*u``): returns ``(sin, cos)``."""
     j = (x * _FOPI).astype(np.int32)
-    j = (j + 1) & ~1
+    j += 1
+    j &= ~1
     y = j.astype(np.float64)
     r = np.empty_like(x)
     st.fma(y, _DP[0], x, r)
     st.fma(y, _DP[1], r, r)
     st.fma(y, _DP[2], r, r)
-    sin_neg = (j & 4) != 0
-    cos_neg = (~(j - 2) & 4) != 0
-    use_sin_poly = (j & 2) == 0
     z = r * r
     yc = np.empty_like(r)
     st.fma(z, _COS[0], _COS[1], yc)
@@ -83,8 +90,14 @@ def sincos(x, st):
     st.fma(ys, z, _SIN[2], ys)
     ys *= z
     st.fma(ys, r, r, ys)
-    sin = np.where(use_sin_poly, ys, yc)
-    cos = np.where(use_sin_poly, yc, ys)
-    np.negative(sin, out=sin, where=sin_neg)
-    np.negative(cos, out=cos, where=cos_neg)
-    return sin, cos
+    # Select the polynomial and flip signs on the bits, as the kernel does with and/andnot/xor.
+    yc_bits, ys_bits = yc.view(np.int32), ys.view(np.int32)
+    use_sin_poly = ((j & 2) >> 1) - 1  # -1 where bit 1 of j is clear
+    sin_bits = ys_bits ^ yc_bits
+    sin_bits &= use_sin_poly
+    sin_bits ^= yc_bits  # ys where use_sin_poly, else yc
+    cos_bits = ys_bits ^ yc_bits
+    cos_bits ^= sin_bits  # the other one
+    sin_bits ^= (j & 4) << 29
+    cos_bits ^= (~(j - 2) & 4) << 29
+    return sin_bits.view(f32), cos_bits.view(f32)

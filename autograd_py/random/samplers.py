@@ -28,10 +28,9 @@ def _type_name(np_dtype):
 # ---------------------------------------------------------------------------- placement
 def _in_memory_order(arr, flat):
     """Places ``flat`` (samples in the kernel's write order) into an array shaped like ``arr``."""
-    out = np.empty(arr.shape, flat.dtype if arr.dtype.kind == "b" else arr.dtype)
     if arr.flags.c_contiguous or arr.ndim < 2:
-        out.reshape(-1)[...] = flat
-        return out
+        return flat.reshape(arr.shape)
+    out = np.empty(arr.shape, flat.dtype)
     order = sorted(range(arr.ndim), key=lambda d: -abs(arr.strides[d]))
     out.transpose(order)[...] = flat.reshape([arr.shape[d] for d in order])
     return out
