@@ -18,6 +18,9 @@ _np_erf = np.frompyfunc(math.erf, 1, 1)
 
 # ---------------------------------------------------------------------------- leaky_relu
 class LeakyReluBackward0(Node):
+    saves = ("self",)
+    keeps = ("negative_slope",)
+
     def backward(self, grad):
         x = self.saved("self")
         return where(x > 0, grad, grad * self.negative_slope)
@@ -60,6 +63,10 @@ def leaky_relu_(input, negative_slope=0.01):
 
 # ---------------------------------------------------------------------------- elu
 class EluBackward0(Node):
+    saves = ("self",)
+    keeps = ("alpha", "input_scale", "scale")
+    input_scale = scale = 1
+
     def backward(self, grad):
         x = self.saved("self")
         return where(x > 0, grad, grad * (exp(x) * self.alpha))
@@ -96,6 +103,9 @@ def erf(input):
 
 
 class GeluBackward0(Node):
+    saves = ("self",)
+    keeps = ("approximate",)
+
     def backward(self, grad):
         x = self.saved("self")
         if self.approximate == "tanh":
@@ -139,6 +149,8 @@ def gelu(input, approximate="none"):
 
 # ---------------------------------------------------------------------------- silu / softplus
 class SiluBackward0(Node):
+    saves = ("self",)
+
     def backward(self, grad):
         x = self.saved("self")
         s = sigmoid(x)
@@ -156,6 +168,9 @@ def silu(input):
 
 
 class SoftplusBackward0(Node):
+    saves = ("self",)
+    keeps = ("beta", "threshold")
+
     def backward(self, grad):
         x = self.saved("self")
         bx = x * self.beta

@@ -38,6 +38,9 @@ def _type_name(np_dtype):
 
 # ---------------------------------------------------------------------------- mse
 class MseLossBackward0(Node):
+    saves = ("self", "target")
+    keeps = ("reduction",)
+
     def backward(self, grad):
         x, t = self.saved("self"), self.saved("target")
         g = _scale(self, (x - t) * 2 * grad, self.numel)
@@ -144,6 +147,9 @@ def nll_loss(input, target, weight, reduction, ignore_index, node_cls=NllLossBac
 
 # ---------------------------------------------------------------------------- binary cross entropy
 class BinaryCrossEntropyBackward0(Node):
+    saves = ("self", "target", "weight")
+    keeps = ("reduction",)
+
     def backward(self, grad):
         x, t, w = self.saved("self"), self.saved("target"), self.saved("weight")
         gi = gt = None

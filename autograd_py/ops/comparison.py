@@ -5,9 +5,12 @@ from .base import Tensor, _make, grad_on, np, operands, record, result_np_dtype
 
 # ---------------------------------------------------------------------------- clamp, max/min, where
 class ClampBackward1(Node):
+    saves = ("self",)
+    keeps = ("max", "min")
+
     def backward(self, grad):
         x = self.saved("self")
-        lo, hi = self.saved("min"), self.saved("max")
+        lo, hi = self.min, self.max
         # Gradient 1 at the bounds themselves, as in PyTorch.
         mask = _make(np.ones(x._data.shape, dtype=bool))
         if lo is not None:
@@ -63,18 +66,23 @@ def clamp(input, min=None, max=None):
     out = _make(np.clip(input._data.astype(dt, copy=False), min, max).astype(dt, copy=False))
     if grad_on(input):
         node = ClampBackward1()
-        node.save(self=input, min=min, max=max)
+        node.min, node.max = min, max
+        node.save(self=input)
         record(out, node, (input,))
     return out
 
 
 class MaximumBackward0(Node):
+    saves = ("other", "self")
+
     def backward(self, grad):
         a, b = self.saved("self"), self.saved("other")
         return _pick_backward(grad, a, b, a > b)
 
 
 class MinimumBackward0(Node):
+    saves = ("other", "self")
+
     def backward(self, grad):
         a, b = self.saved("self"), self.saved("other")
         return _pick_backward(grad, a, b, a < b)
@@ -107,6 +115,8 @@ def minimum(input, other):
 
 
 class WhereBackward0(Node):
+    saves = ("condition",)
+
     def backward(self, grad):
         cond = self.saved("condition")
         ga = where(cond, grad, 0.0) if self._next_functions[0][0] is not None else None

@@ -33,15 +33,21 @@ def logsumexp(input, dim, keepdim=False):
 
 
 class SoftmaxBackward0(Node):
+    saves = ("result",)
+    keeps = ("dim",)
+
     def backward(self, grad):
         y = self.saved("result")
-        return y * (grad - sum(grad * y, self.dim, keepdim=True))  # self.dim < 0: batch-safe
+        return y * (grad - sum(grad * y, self.axis, keepdim=True))  # self.axis < 0: batch-safe
 
 
 class LogSoftmaxBackward0(Node):
+    saves = ("result",)
+    keeps = ("dim",)
+
     def backward(self, grad):
         y = self.saved("result")
-        return grad - exp(y) * sum(grad, self.dim, keepdim=True)
+        return grad - exp(y) * sum(grad, self.axis, keepdim=True)
 
 
 def _softmax_dim(dim, ndim):
@@ -61,7 +67,7 @@ def softmax(input, dim=None, dtype=None):
     out = _make((e / np.sum(e, axis=d, keepdims=True)).astype(data.dtype, copy=False))
     if grad_on(input):
         node = SoftmaxBackward0()
-        node.dim = d - data.ndim
+        node.dim, node.axis = d, d - data.ndim
         node.save_output(result=out)
         record(out, node, (input,))
     return out
@@ -74,7 +80,7 @@ def log_softmax(input, dim=None, dtype=None):
     out = _make((shifted - np.log(np.sum(np.exp(shifted), axis=d, keepdims=True))).astype(data.dtype, copy=False))
     if grad_on(input):
         node = LogSoftmaxBackward0()
-        node.dim = d - data.ndim
+        node.dim, node.axis = d, d - data.ndim
         node.save_output(result=out)
         record(out, node, (input,))
     return out
