@@ -9,8 +9,9 @@ import numpy as np
 
 from .. import dtypes
 from .._tensor import Size, Tensor, _make
-from . import distributions as D
 from . import samplers as S
+
+D = S.D
 
 
 # ---------------------------------------------------------------------------- factories

@@ -8,8 +8,19 @@ import numpy as np
 from .. import dtypes
 from .._tensor import Tensor
 from ..ops import inplace as IP
-from . import distributions as D
 from . import generator as _generator
+
+
+class _LoadedOnFirstUse:
+    """Stands for :mod:`.distributions` (and the float emulation it imports) until a first sample:
+    importing autograd_py stays cheap for the many programs that never draw a random number."""
+
+    def __getattr__(self, name):
+        from . import distributions
+        return getattr(distributions, name)
+
+
+D = _LoadedOnFirstUse()
 
 
 def _gen(generator):
