@@ -163,10 +163,17 @@ def run_backward(roots, root_grads, keep_graph, create_graph, inputs=None, accum
             grads = buffers.pop(node)
             if node._pre_hooks or node._retain_grad_refs:
                 grads = run_tensor_pre_hooks(node, grads, listener)
-            if captures and _capture(node, grads, captures, captured, inputs, accumulate, needed):
-                if not keep_graph:
-                    node._release()
-                continue
+            if captures:
+                # backward(inputs=...) runs a leaf's accumulator, hooks included; grad() only captures.
+                leaf_run = accumulate and node.__class__ is AccumulateGrad
+                if leaf_run and node._node_pre_hooks:
+                    grads = run_pre_hooks(node, grads)
+                if _capture(node, grads, captures, captured, inputs, accumulate, needed):
+                    if leaf_run and node._hooks:
+                        run_post_hooks(node, [], grads)
+                    if not keep_graph:
+                        node._release()
+                    continue
             if node._node_pre_hooks:
                 grads = run_pre_hooks(node, grads)
             if node.__class__ is AccumulateGrad:
@@ -205,7 +212,7 @@ def run_backward(roots, root_grads, keep_graph, create_graph, inputs=None, accum
                 remaining = deps[nxt] - 1
                 deps[nxt] = remaining
                 if remaining == 0:
-                    heappush(ready, (-nxt._sequence_nr, tie, nxt))
+                    heappush(ready, (-nxt._seq, tie, nxt))
                     tie += 1
     finally:
         grad_mode._state[0] = prev_mode

@@ -97,7 +97,7 @@ class Node:
     runs its formula directly, as in PyTorch.
     """
 
-    __slots__ = ("_next_functions", "_input_meta", "_vars", "_freed", "_attrs", "_sequence_nr",
+    __slots__ = ("_next_functions", "_input_meta", "_vars", "_freed", "_attrs", "_seq",
                  "_pre_hooks", "_node_pre_hooks", "_hooks", "_retain_grad_refs", "_metadata", "__weakref__")
 
     num_outputs = 1
@@ -106,7 +106,7 @@ class Node:
     keeps = ()  # names of the other saved arguments, read from attributes of the same name
 
     def __init__(self):
-        self._sequence_nr = next(_sequence)
+        self._seq = next(_sequence)
         self._vars = None
         self._freed = False
         self._pre_hooks = None
@@ -134,6 +134,10 @@ class Node:
     @next_functions.setter
     def next_functions(self, value):
         raise AttributeError(f"attribute 'next_functions' of '{type(self).__name__}' objects is not writable")
+
+    def _sequence_nr(self):
+        """The creation order the engine runs ready nodes by (a leaf's accumulator: the maximum)."""
+        return self._seq if self._seq != float("inf") else 2 ** 64 - 1
 
     @property
     def metadata(self):
@@ -301,7 +305,7 @@ class AccumulateGrad(Node):
 
     def __init__(self, variable):
         super().__init__()
-        self._sequence_nr = float("inf")  # leaves accumulate as soon as they are ready, as in PyTorch
+        self._seq = float("inf")  # leaves accumulate as soon as they are ready, as in PyTorch
         self.variable = variable
         self._next_functions = ()
         self._input_meta = ()

@@ -125,7 +125,7 @@ def first_freed_node(roots):
     """The first freed node the engine would reach from ``roots``, in its order (newest first)."""
     import heapq
 
-    ready = [(-n._sequence_nr, id(n), n) for n in roots if n is not None]
+    ready = [(-n._seq, id(n), n) for n in roots if n is not None]
     heapq.heapify(ready)
     seen = {id(n) for _, _, n in ready}
     while ready:
@@ -135,7 +135,7 @@ def first_freed_node(roots):
         for nxt, _ in node.next_functions:
             if nxt is not None and id(nxt) not in seen:
                 seen.add(id(nxt))
-                heapq.heappush(ready, (-nxt._sequence_nr, id(nxt), nxt))
+                heapq.heappush(ready, (-nxt._seq, id(nxt), nxt))
     return None
 
 
