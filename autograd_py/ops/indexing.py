@@ -4,6 +4,7 @@ Basic indexing becomes a chain of view ops, one node per index item, as in PyTor
 indexing is one ``IndexBackward0`` node. Writes go through ``inplace.py``.
 """
 from ..node import Node
+from ..signatures import numpy_names
 from .._tensor import _wrap_dim
 from .base import Tensor, _make, batch_ndim, batched, grad_on, np, record
 from .shape import _view_chain, unsqueeze
@@ -74,6 +75,7 @@ class AliasBackward0(Node):
         return grad
 
 
+@numpy_names
 def select(input, dim, index):
     nd = input._data.ndim
     if nd == 0:
@@ -95,6 +97,7 @@ def slice_dim(input, dim, start, stop, step=1):
     return _basic(input, key, SliceBackward0, lambda x: slice_dim(x, d, start, stop, step))
 
 
+@numpy_names
 def narrow(input, dim, start, length):
     return slice_dim(input, dim, start, start + length)
 
@@ -260,6 +263,7 @@ def _split_key(input, key):
     return (None if trivial else tuple(basic)), tuple(advanced)
 
 
+@numpy_names
 def index_select(input, dim, index):
     d = _wrap_dim(dim, input._data.ndim)
     return _read(input, (slice(None),) * d + (index._data,), IndexSelectBackward0)

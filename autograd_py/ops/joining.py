@@ -1,5 +1,6 @@
 """Ops that join, split or copy whole tensors: cat, stack, split, chunk, unbind, repeat, flip."""
 from ..node import Node
+from ..signatures import numpy_names
 from .._tensor import _wrap_dim
 from .base import _make, batched, grad_on, np, record, record_outputs
 from .shape import _sizes, _view_chain, reshape
@@ -56,6 +57,7 @@ class CatBackward0(Node):
         return tuple(grads)
 
 
+@numpy_names
 def cat(tensors, dim=0):
     tensors = list(tensors)
     if not tensors:
@@ -96,6 +98,7 @@ class StackBackward0(Node):
         return tuple(unbind(grad, self.dim))
 
 
+@numpy_names
 def stack(tensors, dim=0):
     tensors = list(tensors)
     if not tensors:
@@ -122,6 +125,7 @@ class UnbindBackward0(Node):
         return stack(grads, self.dim)
 
 
+@numpy_names
 def unbind(input, dim=0):
     d = _wrap_dim(dim, input._data.ndim)
     outs = _multi_views(input, [(slice(None),) * d + (i,) for i in range(input._data.shape[d])])
@@ -170,6 +174,7 @@ def split(input, split_size_or_sections, dim=0):
     return tuple(outs)
 
 
+@numpy_names
 def chunk(input, chunks, dim=0):
     n = input._data.shape[_wrap_dim(dim, input._data.ndim)]
     return split(input, max(1, -(-n // chunks)), dim)

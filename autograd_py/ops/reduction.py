@@ -2,6 +2,7 @@
 
 from .. import dtypes, grad_mode
 from ..node import Node
+from ..signatures import numpy_names
 from .._tensor import _wrap_dim
 from .base import _make, batch_ndim, batched, float_data, grad_on, np, record
 from .comparison import where
@@ -76,6 +77,7 @@ class SumBackward1(_Reduction):
         return self._back(grad)
 
 
+@numpy_names
 def sum(input, dim=None, keepdim=False, dtype=None):
     data = input._data
     if dtype is not None:
@@ -106,6 +108,7 @@ class MeanBackward1(_Reduction):
         return self._back(grad) / self.count
 
 
+@numpy_names
 def mean(input, dim=None, keepdim=False, dtype=None):
     data = input._data if dtype is None else input._data.astype(dtypes.to_numpy_dtype(dtype))
     if data.dtype.kind != "f":
@@ -165,6 +168,7 @@ class ProdBackward1(ProdBackward0):
     pass
 
 
+@numpy_names
 def prod(input, dim=None, keepdim=False, dtype=None):
     data = input._data if dtype is None else input._data.astype(dtypes.to_numpy_dtype(dtype))
     if data.dtype.kind in "bui":
@@ -261,6 +265,7 @@ def _extreme(input, dim, keepdim, np_arg, np_val, name, full_cls, dim_cls):
     return _RETURN_TYPES[name](out, indices)
 
 
+@numpy_names
 def max(input, dim=None, keepdim=False):
     from .base import Tensor
     if isinstance(dim, Tensor):
@@ -269,6 +274,7 @@ def max(input, dim=None, keepdim=False):
     return _extreme(input, dim, keepdim, np.argmax, np.max, "max", MaxBackward1, MaxBackward0)
 
 
+@numpy_names
 def min(input, dim=None, keepdim=False):
     from .base import Tensor
     if isinstance(dim, Tensor):
@@ -302,22 +308,26 @@ def _amax_amin(input, dim, keepdim, np_fn, cls):
     return out
 
 
+@numpy_names
 def amax(input, dim=(), keepdim=False):
     """The maximum over ``dim`` (all dims by default); tied maxima share the gradient."""
     return _amax_amin(input, dim, keepdim, np.max, AmaxBackward0)
 
 
+@numpy_names
 def amin(input, dim=(), keepdim=False):
     """The minimum over ``dim`` (all dims by default); tied minima share the gradient."""
     return _amax_amin(input, dim, keepdim, np.min, AminBackward0)
 
 
+@numpy_names
 def argmax(input, dim=None, keepdim=False):
     if dim is None:
         return _make(np.int64(np.argmax(input._data)))
     return max(input.detach(), dim, keepdim)[1]
 
 
+@numpy_names
 def argmin(input, dim=None, keepdim=False):
     if dim is None:
         return _make(np.int64(np.argmin(input._data)))
@@ -337,6 +347,7 @@ class ScatterAddBackward0(Node):
         return gather(grad, self.dim, self.saved("index"))
 
 
+@numpy_names
 def gather(input, dim, index):
     """Picks ``input`` values along ``dim`` at ``index`` (``out[i][j] = input[i][index[i][j]]`` for dim=1)."""
     d = _wrap_dim(dim, input._data.ndim)
@@ -404,10 +415,12 @@ def _var_like(input, dim, unbiased, keepdim, correction, cls, np_fn):
     return out
 
 
+@numpy_names
 def var(input, dim=None, unbiased=None, keepdim=False, *, correction=None):
     return _var_like(input, dim, unbiased, keepdim, correction, VarBackward0, np.var)
 
 
+@numpy_names
 def std(input, dim=None, unbiased=None, keepdim=False, *, correction=None):
     return _var_like(input, dim, unbiased, keepdim, correction, StdBackward0, np.std)
 
@@ -468,6 +481,7 @@ class CumsumBackward0(Node):
         return flip(cumsum(flip(grad, self.dim), self.dim), self.dim)
 
 
+@numpy_names
 def cumsum(input, dim, dtype=None):
     d = _wrap_dim(dim, input._data.ndim)
     data = input._data.astype(np.int64) if input._data.dtype.kind in "bui" else input._data
@@ -479,13 +493,16 @@ def cumsum(input, dim, dtype=None):
     return out
 
 
+@numpy_names
 def all(input, dim=None, keepdim=False):
     return _make(np.all(input._data, axis=dim, keepdims=keepdim))
 
 
+@numpy_names
 def any(input, dim=None, keepdim=False):
     return _make(np.any(input._data, axis=dim, keepdims=keepdim))
 
 
+@numpy_names
 def count_nonzero(input, dim=None):
     return _make(np.asarray(np.count_nonzero(input._data, axis=dim), dtype=np.int64))

@@ -5,6 +5,7 @@
 import weakref
 
 from ..node import Node
+from ..signatures import numpy_names
 from .._tensor import _wrap_dim
 from .base import _make, as_view, batch_ndim, batched, grad_on, np, record
 
@@ -274,6 +275,7 @@ class SqueezeBackward4(SqueezeBackward0):
     pass
 
 
+@numpy_names
 def squeeze(input, dim=None):
     shape = input._data.shape
     if dim is None:
@@ -297,6 +299,7 @@ class UnsqueezeBackward0(Node):
         return squeeze(grad, self.dim)
 
 
+@numpy_names
 def unsqueeze(input, dim):
     d = _wrap_dim(dim, input._data.ndim + 1)
     out = _view_chain(_make(np.expand_dims(input._data, d)), input,

@@ -1,6 +1,7 @@
 """logsumexp, softmax and log_softmax: the normalising functions, computed stably as PyTorch does."""
 from .. import dtypes
 from ..node import Node
+from ..signatures import numpy_names
 from .._tensor import _wrap_dim
 from .base import _make, float_data, grad_on, np, record
 from .pointwise import exp
@@ -20,6 +21,7 @@ def _np_logsumexp(data, dims, keepdim):
     return out if keepdim else np.squeeze(out, axis=dims)
 
 
+@numpy_names
 def logsumexp(input, dim, keepdim=False):
     data = float_data(input)
     dims = _dims(dim, data.ndim)
@@ -60,6 +62,7 @@ def _softmax_dim(dim, ndim):
     return _wrap_dim(dim, ndim)
 
 
+@numpy_names
 def softmax(input, dim=None, dtype=None):
     data = float_data(input) if dtype is None else input._data.astype(dtypes.to_numpy_dtype(dtype))
     d = _softmax_dim(dim, data.ndim)
@@ -73,6 +76,7 @@ def softmax(input, dim=None, dtype=None):
     return out
 
 
+@numpy_names
 def log_softmax(input, dim=None, dtype=None):
     data = float_data(input) if dtype is None else input._data.astype(dtypes.to_numpy_dtype(dtype))
     d = _softmax_dim(dim, data.ndim)
