@@ -84,8 +84,14 @@ def _raw_saved_property(name):
     return property(lambda node: node._get_raw_saved(name))
 
 
+def _kept_value(node, name):
+    # An instance's own value wins over a class-level default or derived property (``self_sym_sizes``).
+    values = getattr(node, "__dict__", None)
+    return _python_value(name, values[name] if values and name in values else getattr(node, name))
+
+
 def _kept_property(name):
-    return property(lambda node: _python_value(name, getattr(node, name)))
+    return property(lambda node: _kept_value(node, name))
 
 
 class Node:
@@ -150,6 +156,11 @@ class Node:
     @property
     def requires_grad(self):
         return True
+
+    @property
+    def self_sym_sizes(self):
+        """The input's sizes, for nodes that keep them as ``shape`` (PyTorch's ``self_sym_sizes``)."""
+        return tuple(self.shape)
 
     # --- saved values ------------------------------------------------------------------
     def save(node, /, **values):

@@ -21,6 +21,8 @@ def _multi_views(input, keys):
 
 
 class RepeatBackward0(Node):
+    keeps = ("repeats", "self_sym_sizes")
+
     def backward(self, grad):
         from .reduction import sum
         reps, shape = self.repeats, self.shape

@@ -37,10 +37,6 @@ class _Reduction(Node):
         return _expand_back(grad, self.shape, self.dims, self.keepdim, batch_ndim[0])
 
     @property
-    def self_sym_sizes(self):
-        return tuple(self.shape)
-
-    @property
     def self_sym_numel(self):
         return int(np.prod(self.shape))
 

@@ -83,6 +83,8 @@ def sum_to(input, shape):
 
 
 class ExpandBackward0(Node):
+    keeps = ("self_sym_sizes",)
+
     def backward(self, grad):
         return sum_to(grad, self.shape)  # the one un-broadcast, shared with the engine
 
@@ -124,6 +126,8 @@ def broadcast_to(input, shape):
 
 # ---------------------------------------------------------------------------- views
 class ViewBackward0(Node):
+    keeps = ("self_sym_sizes",)
+
     def backward(self, grad):
         return reshape(grad, batched(grad, self.shape))
 
@@ -202,8 +206,10 @@ def contiguous(input, memory_format=None):
 
 
 class TransposeBackward0(Node):
+    keeps = ("dim0", "dim1")
+
     def backward(self, grad):
-        return transpose(grad, self.dim0, self.dim1)  # negative dims: batch dims stay in front
+        return transpose(grad, *self.axes)  # negative dims: batch dims stay in front
 
 
 class TBackward0(Node):
@@ -212,9 +218,11 @@ class TBackward0(Node):
 
 
 class PermuteBackward0(Node):
+    keeps = ("dims",)
+
     def backward(self, grad):
-        nb = grad._data.ndim - len(self.dims)
-        return permute(grad, tuple(range(nb)) + tuple(nb + int(d) for d in np.argsort(self.dims)))
+        nb = grad._data.ndim - len(self.order)
+        return permute(grad, tuple(range(nb)) + tuple(nb + int(d) for d in np.argsort(self.order)))
 
 
 def transpose(input, dim0, dim1):
@@ -224,7 +232,7 @@ def transpose(input, dim0, dim1):
                       lambda x: transpose(x, d0, d1), lambda a: np.swapaxes(a, d0, d1))
     if grad_on(input):
         node = TransposeBackward0()
-        node.dim0, node.dim1 = d0 - nd, d1 - nd
+        node.dim0, node.dim1, node.axes = dim0, dim1, (d0 - nd, d1 - nd)
         record(out, node, (input,))
     return out
 
@@ -244,7 +252,8 @@ def t(input):
 
 def permute(input, *dims):
     nd = input._data.ndim
-    dims = tuple(_wrap_dim(d, nd) for d in _sizes(dims))
+    given = _sizes(dims)
+    dims = tuple(_wrap_dim(d, nd) for d in given)
     if sorted(dims) != list(range(nd)):
         raise RuntimeError("permute(sparse_coo): number of dimensions in the tensor input does not match "
                            "the length of the desired ordering of dimensions i.e. input.dim() = "
@@ -253,7 +262,7 @@ def permute(input, *dims):
                       lambda x: permute(x, dims), lambda a: np.transpose(a, dims))
     if grad_on(input):
         node = PermuteBackward0()
-        node.dims = dims
+        node.dims, node.order = tuple(given), dims
         record(out, node, (input,))
     return out
 
@@ -263,16 +272,18 @@ def T(input):
 
 
 class SqueezeBackward0(Node):
+    keeps = ("self_sym_sizes",)
+
     def backward(self, grad):
         return reshape(grad, batched(grad, self.shape))
 
 
 class SqueezeBackward1(SqueezeBackward0):
-    pass
+    keeps = ("dim",)
 
 
 class SqueezeBackward4(SqueezeBackward0):
-    pass
+    keeps = ("dim",)
 
 
 @numpy_names
@@ -289,7 +300,7 @@ def squeeze(input, dim=None):
                       lambda x: squeeze(x, dim), lambda a: a.reshape(new))
     if grad_on(input):
         node = cls()
-        node.shape = shape
+        node.shape, node.dim = shape, dim
         record(out, node, (input,))
     return out
 

@@ -70,7 +70,7 @@ def softmax(input, dim=None, dtype=None):
     out = _make((e / np.sum(e, axis=d, keepdims=True)).astype(data.dtype, copy=False))
     if grad_on(input):
         node = SoftmaxBackward0()
-        node.dim, node.axis = d, d - data.ndim
+        node.dim, node.axis = (d if dim is None else dim), d - data.ndim
         node.save_output(result=out)
         record(out, node, (input,))
     return out
@@ -84,7 +84,7 @@ def log_softmax(input, dim=None, dtype=None):
     out = _make((shifted - np.log(np.sum(np.exp(shifted), axis=d, keepdims=True))).astype(data.dtype, copy=False))
     if grad_on(input):
         node = LogSoftmaxBackward0()
-        node.dim, node.axis = d, d - data.ndim
+        node.dim, node.axis = (d if dim is None else dim), d - data.ndim
         node.save_output(result=out)
         record(out, node, (input,))
     return out
