@@ -59,7 +59,7 @@ def numel(input):
     return input.numel()
 
 
-_LAZY_SUBMODULES = ("nn", "optim", "cuda", "accelerator", "backends", "serialization")
+_LAZY_SUBMODULES = ("nn", "optim", "cuda", "accelerator", "backends", "serialization", "utils")
 _LAZY_FUNCTIONS = {"save": "serialization", "load": "serialization"}
 
 

@@ -36,6 +36,10 @@ SPELLINGS = [
     "import torch.backends.mps",
     "import torch.accelerator",
     "import torch.random",
+    "import torch.utils.data",
+    "from torch.utils import data",
+    "from torch.utils.data import DataLoader, TensorDataset",
+    "import torch.serialization",
 ]
 
 CHECK = textwrap.dedent("""
