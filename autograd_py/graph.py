@@ -108,12 +108,17 @@ def _saved_entries(node, values=False):
     return entries
 
 
+def _hook_count(node):
+    """Tensor hooks on its outputs plus the node's own pre- and post-hooks."""
+    return len(node._pre_hooks or ()) + len(node._node_pre_hooks or ()) + len(node._hooks or ())
+
+
 def _node_json(node, values=False):
     if isinstance(node, AccumulateGrad):
         return {"id": f"f{id(node)}", "kind": "accumulate", "name": "AccumulateGrad",
-                "variable": f"t{id(node.variable)}", "hooks": len(node._pre_hooks or ())}
+                "variable": f"t{id(node.variable)}", "hooks": _hook_count(node)}
     return {"id": f"f{id(node)}", "kind": "grad_fn", "name": type(node).__name__,
-            "saved": _saved_entries(node, values), "freed": bool(node._freed), "hooks": len(node._pre_hooks or ()),
+            "saved": _saved_entries(node, values), "freed": bool(node._freed), "hooks": _hook_count(node),
             "retains_grad": sorted((node._retain_grad_refs or {}).keys())}
 
 
