@@ -1,6 +1,6 @@
 """Process-wide settings that each playground session keeps for itself.
 
-In PyTorch, ``torch.set_grad_enabled(False)``, ``torch.set_default_dtype``,
+In PyTorch, ``torch.set_grad_enabled(False)``, ``torch.set_default_dtype``, ``torch.set_default_device``,
 ``torch.manual_seed`` or ``torch.set_printoptions`` change the whole process.
 Several embeds on one course page share one Python runtime, each with its own
 namespace; without this, one example's ``set_grad_enabled(False)`` would
@@ -20,7 +20,7 @@ Example::
 
 import contextlib
 
-from . import _warn, dtypes, formatting, grad_mode
+from . import _warn, devices, dtypes, formatting, grad_mode
 from .random import generator as _random
 
 _PRINT_FIELDS = ("precision", "threshold", "edgeitems", "linewidth", "sci_mode")
@@ -31,6 +31,8 @@ def _read():
     return {
         "grad_enabled": grad_mode._state[0],
         "anomaly": grad_mode._anomaly[0],
+        "inference": grad_mode._inference[0],
+        "default_device": devices._default[0],
         "default_float": dtypes._default_float,
         "generator": _random.default_generator._snapshot(),  # includes the cached normal sample
         "print": tuple(getattr(opts, name) for name in _PRINT_FIELDS),
@@ -41,6 +43,8 @@ def _read():
 def _write(values):
     grad_mode._state[0] = values["grad_enabled"]
     grad_mode._anomaly[0] = values["anomaly"]
+    grad_mode._inference[0] = values["inference"]
+    devices._default[0] = values["default_device"]
     dtypes._default_float = values["default_float"]
     _random.default_generator._restore(values["generator"])
     for name, value in zip(_PRINT_FIELDS, values["print"]):
@@ -53,6 +57,8 @@ def _fresh():
     return {
         "grad_enabled": True,
         "anomaly": False,
+        "inference": False,
+        "default_device": None,
         "default_float": dtypes.float32,
         "generator": _random.fresh_default()._snapshot(),  # nondeterministic, as a new process
         "print": tuple(getattr(formatting.PrintOptions, name) for name in _PRINT_FIELDS),
