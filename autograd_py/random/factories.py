@@ -38,8 +38,12 @@ def _empty(shape, dtype, default=None):
 
 
 def _finish(t, requires_grad, out=None):
-    if out is not None:
-        out._data = t._data
+    if out is not None:  # written in place when the shape fits, else resized, as resize_output does
+        if out._data.shape == t._data.shape:
+            out._data[...] = t._data
+            out._version_counter[0] += 1
+        else:
+            out._data = t._data.astype(out._data.dtype)
         return out
     if requires_grad:
         if t._data.dtype.kind not in "fc":
@@ -86,6 +90,7 @@ def randint(*args, size=None, generator=None, out=None, dtype=None, layout=None,
         >>> torch.randint(10, (4,))
         tensor([4, 9, 3, 0])
     """
+    given = [type(a).__name__ for a in args]
     args = list(args)
     if size is None and args and isinstance(args[-1], (tuple, list, Size)):
         size = args.pop()
@@ -95,7 +100,7 @@ def randint(*args, size=None, generator=None, out=None, dtype=None, layout=None,
         low = args.pop() if args else 0
     if size is None or high is None or args or not isinstance(size, (tuple, list, Size)):
         raise TypeError("randint() received an invalid combination of arguments - got "
-                        f"({', '.join(type(a).__name__ for a in (*args, low, high, size) if a is not None)}), "
+                        f"({', '.join(given)}), "
                         "but expected one of:\n * (int high, tuple of ints size, *, torch.Generator generator, "
                         "Tensor out = None, torch.dtype dtype = None, torch.layout layout = None, "
                         "torch.device device = None, bool pin_memory = False, bool requires_grad = False)\n"

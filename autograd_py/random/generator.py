@@ -17,6 +17,16 @@ _HEAD = struct.Struct("<QiiQ")  # the_initial_seed, left, seeded, next
 _TAIL = struct.Struct("<dddi4xf?3x")  # normal_x, normal_y, normal_rho, normal_is_valid, next float sample
 
 
+_NO_CUDA = ("Cannot get CUDA generator without ATen_cuda library. PyTorch splits its backend into two shared "
+            "libraries: a CPU library and a CUDA library; this error has occurred because you are trying to use "
+            "some CUDA functionality, but the CUDA library has not been loaded by the dynamic linker for some "
+            "reason.  The CUDA library MUST be loaded, EVEN IF you don't directly use any symbols from the CUDA "
+            "library! One common culprit is a lack of -Wl,--no-as-needed in your link arguments; many dynamic "
+            "linkers will delete dynamic library dependencies if you don't depend on any of their symbols.  You "
+            "can check if this has occurred by using ldd on your binary to see if there is a dependency on "
+            "*_cuda.so library.")
+
+
 def _nondeterministic_seed():
     return int.from_bytes(os.urandom(8), "little")  # as c10's getNonDeterministicRandom (/dev/urandom)
 
@@ -46,14 +56,17 @@ class Generator:
     """
 
     def __init__(self, device="cpu"):
+        if str(device).split(":")[0] == "cuda":
+            raise RuntimeError(_NO_CUDA)
         if str(device) != "cpu":
-            raise RuntimeError(f"Device type {str(device).upper()} is not supported for torch.Generator() api.")
+            raise RuntimeError(f"Device type {str(device).split(':')[0].upper()} is not supported for "
+                               "torch.Generator() api.")
         self._mt = np.random.MT19937(0)
         self._reseed(DEFAULT_SEED)
 
     @property
     def device(self):
-        from .._tensor import device
+        from ..devices import device
         return device("cpu")
 
     def _reseed(self, seed):

@@ -145,6 +145,11 @@ def _generators(T):
         out[f"seed/{seed}"] = [same, g.initial_seed(), T.rand(2, generator=g), T.randn(3, generator=g)]
         T.manual_seed(seed)
         out[f"global_seed/{seed}"] = [T.initial_seed(), T.rand(2)]
+    buf, ints = T.zeros(4), T.zeros(2, 3, dtype=T.int64)
+    T.manual_seed(8)
+    same = [T.randn(4, out=buf) is buf, T.randint(0, 5, (2, 3), out=ints) is ints,
+            T.normal(T.zeros(4), 2.0, out=buf) is buf]
+    out["out_and_device"] = [same, buf, ints, str(T.Generator(device="cpu").device), T.rand(1)]
     g = T.Generator().manual_seed(5)
     T.randn(3, generator=g)
     state = g.get_state()
@@ -212,6 +217,14 @@ def _errors(T):
         "multinomial_zero": lambda: T.multinomial(T.tensor([0.0, 0.0]), 1),
         "multinomial_too_many": lambda: T.multinomial(T.tensor([1.0, 2.0]), 3),
         "leaf_inplace": lambda: T.ones(2, requires_grad=True).normal_(),
+        "generator_cuda": lambda: T.Generator("cuda"),
+        "randint_one_arg": lambda: T.randint(3),
+        "normal_no_size": lambda: T.normal(0.0, 1.0),
+        "cauchy_sigma": lambda: T.empty(2).cauchy_(0.0, -1.0),
+        "geometric_p": lambda: T.empty(2).geometric_(1.5),
+        "log_normal_std": lambda: T.empty(2).log_normal_(0.0, 0.0),
+        "random_reversed": lambda: T.empty(2).random_(5, 2),
+        "normal_tensor_std": lambda: T.normal(T.zeros(2), T.tensor([1.0, -1.0])),
     }
     out = {}
     for name, call in calls.items():
