@@ -119,7 +119,7 @@ def randperm(n, *, generator=None, out=None, dtype=None, layout=None, device=Non
 
         >>> _ = torch.manual_seed(0)
         >>> torch.randperm(4)
-        tensor([2, 0, 1, 3])
+        tensor([0, 1, 3, 2])
     """
     if n < 0:
         raise RuntimeError(f"Trying to create tensor with negative dimension {n}: [{n}]")
@@ -136,7 +136,7 @@ def normal(mean=0.0, std=1.0, size=None, *, generator=None, out=None, dtype=None
 
         >>> _ = torch.manual_seed(0)
         >>> torch.normal(2.0, 3.0, size=(2,))
-        tensor([ 6.6230, 1.1197])
+        tensor([6.6230, 1.1197])
     """
     mean_t, std_t = isinstance(mean, Tensor), isinstance(std, Tensor)
     if not mean_t and not std_t:
