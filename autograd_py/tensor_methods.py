@@ -198,7 +198,8 @@ Tensor.type_as = lambda self, other: P.to_dtype(self, other._data.dtype)
 
 
 def _new_factory(fill):
-    def factory(self, *size, dtype=None, requires_grad=False, device=None):
+    def factory(self, *size, dtype=None, requires_grad=False, device=None, layout=None, pin_memory=False):
+        devices.as_device(device)
         return C._filled(size, fill, dtype or self.dtype, requires_grad)
     return factory
 
@@ -206,7 +207,7 @@ def _new_factory(fill):
 Tensor.new_zeros = _new_factory(0)
 Tensor.new_ones = _new_factory(1)
 Tensor.new_empty = _new_factory(0)
-Tensor.new_tensor = lambda self, data, dtype=None, requires_grad=False: C.tensor(
-    data, dtype=dtype or self.dtype, requires_grad=requires_grad)
-Tensor.new_full = lambda self, size, fill_value, dtype=None, requires_grad=False: C.full(
-    size, fill_value, dtype=dtype or self.dtype, requires_grad=requires_grad)
+Tensor.new_tensor = lambda self, data, dtype=None, device=None, requires_grad=False: C.tensor(
+    data, dtype=dtype or self.dtype, device=device, requires_grad=requires_grad)
+Tensor.new_full = lambda self, size, fill_value, dtype=None, device=None, requires_grad=False: C.full(
+    size, fill_value, dtype=dtype or self.dtype, device=device, requires_grad=requires_grad)

@@ -190,4 +190,8 @@ EXPRESSIONS = [
     'torch.ones(2, requires_grad=True).detach().numpy()',
     'torch.is_inference_mode_enabled()',
     'torch.ones(1).is_inference()',
+    'torch.ones(2).new_zeros(2, device="cuda")',
+    'torch.ones(2).new_full((2,), 3.0, device="cpu")',
+    'torch.ones(2).new_tensor([1, 2], device="cuda")',
+    'torch.ones(2, dtype=torch.float64).new_ones(2, 2)',
 ]
