@@ -97,6 +97,8 @@ def test_requires_grad_cannot_be_set_outside_inference_mode():
     with pytest.raises(RuntimeError):
         y.requires_grad = True
     y.requires_grad_(False)  # turning it off is fine
+    with pytest.raises(RuntimeError):
+        torch.nn.Parameter(y)
 
 
 def test_numpy_of_an_inference_tensor():
