@@ -10,9 +10,11 @@ from . import functional, init, parameter, utils
 from .modules import (BCELoss, BCEWithLogitsLoss, CrossEntropyLoss, Dropout, ELU, Embedding, Flatten, GELU,
                       Identity, L1Loss, LeakyReLU, Linear, LogSoftmax, Module, ModuleDict, ModuleList, MSELoss,
                       NLLLoss, ReLU, Sequential, SiLU, Sigmoid, SmoothL1Loss, Softmax, Softplus, Tanh)
+from .modules import AdaptiveAvgPool2d, AvgPool2d, Conv1d, Conv2d, MaxPool2d
 from .parameter import Parameter
 
 __all__ = ["Parameter", "functional", "init", "utils", "Module", "Sequential", "ModuleList", "ModuleDict",
            "Linear", "Identity", "Flatten", "Embedding", "ReLU", "LeakyReLU", "ELU", "GELU", "SiLU", "Softplus",
            "Sigmoid", "Tanh", "Softmax", "LogSoftmax", "Dropout", "MSELoss", "L1Loss", "SmoothL1Loss",
-           "CrossEntropyLoss", "NLLLoss", "BCELoss", "BCEWithLogitsLoss"]
+           "CrossEntropyLoss", "NLLLoss", "BCELoss", "BCEWithLogitsLoss", "Conv1d", "Conv2d", "MaxPool2d", "AvgPool2d",
+           "AdaptiveAvgPool2d"]

@@ -1,13 +1,15 @@
 """The layer classes of ``torch.nn``."""
 from .activation import ELU, GELU, LeakyReLU, LogSoftmax, ReLU, SiLU, Sigmoid, Softmax, Softplus, Tanh
+from .conv import Conv1d, Conv2d
 from .container import ModuleDict, ModuleList, Sequential
 from .dropout import Dropout
 from .linear import Flatten, Identity, Linear
 from .loss import BCELoss, BCEWithLogitsLoss, CrossEntropyLoss, L1Loss, MSELoss, NLLLoss, SmoothL1Loss
 from .module import Module
+from .pooling import AdaptiveAvgPool2d, AvgPool2d, MaxPool2d
 from .sparse import Embedding
 
 __all__ = ["Module", "Sequential", "ModuleList", "ModuleDict", "Linear", "Identity", "Flatten", "ReLU",
            "LeakyReLU", "ELU", "GELU", "SiLU", "Softplus", "Sigmoid", "Tanh", "Softmax", "LogSoftmax", "Dropout",
            "Embedding", "MSELoss", "L1Loss", "SmoothL1Loss", "CrossEntropyLoss", "NLLLoss", "BCELoss",
-           "BCEWithLogitsLoss"]
+           "BCEWithLogitsLoss", "Conv1d", "Conv2d", "MaxPool2d", "AvgPool2d", "AdaptiveAvgPool2d"]
