@@ -62,3 +62,35 @@ def default_collate(batch):
 def _float64():
     from ... import float64
     return float64
+
+
+def default_convert(data):
+    """Converts one sample without batching: NumPy arrays become tensors, tuples become lists.
+
+    It is the ``DataLoader``'s ``collate_fn`` when automatic batching is off (``batch_size=None``).
+    """
+    from ... import as_tensor, tensor
+    from ..._tensor import Tensor
+
+    if isinstance(data, Tensor) or isinstance(data, (str, bytes)):
+        return data
+    if isinstance(data, np.ndarray) and data.dtype.kind not in "OSU":
+        return as_tensor(data)
+    if isinstance(data, np.generic):
+        return tensor(data)
+    if isinstance(data, collections.abc.Mapping):
+        fields = {key: default_convert(value) for key, value in data.items()}
+        try:
+            return type(data)(fields)
+        except TypeError:
+            return fields
+    if isinstance(data, tuple) and hasattr(data, "_fields"):  # namedtuple
+        return type(data)(*(default_convert(d) for d in data))
+    if isinstance(data, tuple):
+        return [default_convert(d) for d in data]
+    if isinstance(data, collections.abc.Sequence):
+        try:
+            return type(data)([default_convert(d) for d in data])
+        except TypeError:
+            return [default_convert(d) for d in data]
+    return data

@@ -1,5 +1,5 @@
 """``DataLoader``: batches from a dataset, in order or shuffled, in this process (no workers)."""
-from .collate import default_collate
+from .collate import default_collate, default_convert
 from .dataset import IterableDataset
 from .sampler import BatchSampler, RandomSampler, SequentialSampler
 
@@ -60,7 +60,7 @@ class DataLoader:
         self.sampler, self.batch_sampler = sampler, batch_sampler
         self._auto_collation = batch_sampler is not None or (self._iterable and batch_size is not None)
         self.collate_fn = collate_fn if collate_fn is not None else (
-            default_collate if self._auto_collation else _identity)
+            default_collate if self._auto_collation else default_convert)
 
     def __iter__(self):
         from ... import empty, int64
@@ -97,7 +97,3 @@ class DataLoader:
                 return n
             return n // self.batch_size if self.drop_last else -(-n // self.batch_size)
         return len(self.batch_sampler if self.batch_sampler is not None else self.sampler)
-
-
-def _identity(sample):
-    return sample
