@@ -23,7 +23,8 @@ from .dtypes import (bool, double, dtype, float, float16, float32, float64, get_
 from .formatting import set_printoptions
 from .grad_mode import (enable_grad, inference_mode, is_anomaly_enabled, is_grad_enabled,
                         is_inference_mode_enabled, no_grad, set_grad_enabled)
-from .ops.indexing import index_select, masked_fill, masked_select, narrow, nonzero, select
+from .ops.indexing import index_add, index_select, masked_fill, masked_select, narrow, nonzero, select
+from .ops.sorting import argsort, msort, sort, topk
 from .ops.linalg import addmm, bmm, dot, inner, matmul, mm, mv, outer
 from .ops.comparison import (allclose, clamp, eq, equal, floor_divide, ge, gt, isfinite, isinf, isnan, le,
                              logical_and, logical_not, logical_or, lt, maximum, minimum, ne, remainder,

@@ -11,6 +11,7 @@ from .ops import pointwise as P
 from .ops import reduction as R
 from .ops import shape as S
 from .ops import softmax as SM
+from .ops import sorting as SO
 from .random import factories as RF
 from .random import samplers as RS
 from ._tensor import Tensor
@@ -41,7 +42,9 @@ _METHODS = {
     "flip": J.flip,
     # indexing
     "narrow": I.narrow, "select": I.select, "index_select": I.index_select, "masked_fill": I.masked_fill,
-    "masked_select": I.masked_select, "nonzero": I.nonzero,
+    "masked_select": I.masked_select, "nonzero": I.nonzero, "index_add": I.index_add,
+    # sorting
+    "sort": SO.sort, "argsort": SO.argsort, "msort": SO.msort, "topk": SO.topk,
     # products
     "mm": L.mm, "matmul": L.matmul, "dot": L.dot, "mv": L.mv, "bmm": L.bmm, "outer": L.outer,
     # in place
@@ -60,7 +63,7 @@ def _inplace_method(op):
 
 for _name in ("add", "sub", "mul", "div", "pow", "clamp", "neg", "abs", "exp", "log", "sqrt", "sin", "cos",
               "tanh", "sigmoid", "relu", "reciprocal", "floor", "ceil", "round", "sign", "t", "squeeze",
-              "unsqueeze", "transpose", "masked_fill"):
+              "unsqueeze", "transpose", "masked_fill", "index_add"):
     setattr(Tensor, _name + "_", _inplace_method(_METHODS[_name]))
 Tensor.clamp_min_ = lambda self, min: Tensor.clamp_(self, min=min)
 Tensor.clamp_max_ = lambda self, max: Tensor.clamp_(self, max=max)

@@ -148,6 +148,15 @@ def np_tie_grad(x):
 # Constants used by index-taking ops (NumPy here; rows wrap them with ``T.tensor``).
 GATHER_IDX_1 = np.array([[0, 2, 1, 2], [1, 1, 0, 0]])
 GATHER_IDX_0 = np.array([[1, 0, 1], [0, 0, 1], [1, 1, 1]])
+INDEX_ADD_IDX = np.array([2, 0, 2, 1])
+
+
+def np_index_add(dim, alpha):
+    def ref(x, source):
+        out = x.copy()
+        np.add.at(out, (slice(None),) * dim + (INDEX_ADD_IDX,), alpha * source)
+        return out
+    return ref
 MASK = np.array([[True, False, True], [False, True, True]])
 COND = np.array([[True, False, True], [False, False, True]])
 FANCY = np.array([2, 0, 2])
@@ -347,6 +356,19 @@ OPS = [
            lambda x: np.take_along_axis(x, GATHER_IDX_1, 1), (((2, 3),),)),
     OpInfo("gather_dim0", lambda T, x: x.gather(0, T.tensor(GATHER_IDX_0)),
            lambda x: np.take_along_axis(x, GATHER_IDX_0, 0), (((2, 3),),)),
+    OpInfo("sort", lambda T, x: x.sort(), lambda x: (np.sort(x, -1), np.argsort(x, -1)), (((2, 3),), ((5,),)),
+           domain=distinct(), gradgrad=True),
+    OpInfo("sort_descending_dim0", lambda T, x: T.sort(x, 0, descending=True),
+           lambda x: (-np.sort(-x, 0), np.argsort(-x, 0)), (((3, 2),),), domain=distinct()),
+    OpInfo("msort", lambda T, x: T.msort(x), lambda x: np.sort(x, 0), (((3, 2),),), domain=distinct()),
+    OpInfo("topk", lambda T, x: x.topk(2), lambda x: (-np.sort(-x, -1)[..., :2], np.argsort(-x, -1)[..., :2]),
+           (((2, 4),),), domain=distinct(), gradgrad=True),
+    OpInfo("topk_smallest_dim0", lambda T, x: T.topk(x, 2, dim=0, largest=False),
+           lambda x: (np.sort(x, 0)[:2], np.argsort(x, 0)[:2]), (((3, 2),),), domain=distinct()),
+    OpInfo("index_add", lambda T, x, s: x.index_add(0, T.tensor(INDEX_ADD_IDX), s, alpha=2),
+           np_index_add(0, 2), (((3, 2), (4, 2)),), gradgrad=True),
+    OpInfo("index_add_dim1", lambda T, x, s: T.index_add(x, 1, T.tensor(INDEX_ADD_IDX), s),
+           np_index_add(1, 1), (((2, 3), (2, 4)),)),
 ]
 
 BY_NAME = {row.name: row for row in OPS}

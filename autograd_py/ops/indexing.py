@@ -304,3 +304,43 @@ def nonzero(input, as_tuple=False):
     if as_tuple:
         return tuple(_make(i.astype(np.int64)) for i in idx)
     return _make(np.stack(idx, axis=1).astype(np.int64) if idx else np.zeros((0, 0), np.int64))
+
+
+class IndexAddBackward0(Node):
+    saves = ("index", "source")
+    keeps = ("alpha", "dim", "source_dim")
+
+    def backward(self, grad):
+        g_self = grad if self._next_functions[0][0] is not None else None
+        if self._next_functions[1][0] is None:
+            return g_self, None
+        g_source = index_select(grad, self.axis, self.saved("index"))
+        g_source = g_source.reshape(g_source._data.shape[:batch_ndim[0]] + self.source_shape)
+        return g_self, (g_source if self.alpha == 1 else g_source * self.alpha)
+
+
+def index_add(input, dim, index, source, *, alpha=1):
+    """``input`` with ``alpha * source`` added at ``index`` along ``dim`` (repeated indices add up).
+
+    Example::
+
+        >>> torch.zeros(3).index_add(0, torch.tensor([2, 0, 2]), torch.tensor([1., 2., 3.]))
+        tensor([2., 0., 4.])
+    """
+    if input.dtype is not source.dtype:
+        raise RuntimeError(f"index_add_(): self ({input.dtype.legacy_name[:-6]}) and source "
+                           f"({source.dtype.legacy_name[:-6]}) must have the same scalar type")
+    d = _wrap_dim(dim, input._data.ndim)
+    data = input._data.copy()
+    target = data.reshape(1) if data.ndim == 0 else data
+    np.add.at(target, (slice(None),) * d + (index._data.reshape(-1),),
+              (source._data * alpha if alpha != 1 else source._data).reshape(
+                  target.shape[:d] + (index._data.size,) + target.shape[d + 1:]))
+    out = _make(data)
+    if grad_on(input, source):
+        node = IndexAddBackward0()
+        node.alpha, node.dim, node.source_dim = alpha, dim, source._data.ndim
+        node.axis, node.source_shape = d - max(input._data.ndim, 1), source._data.shape
+        node.save(index=index, source=source)
+        record(out, node, (input, source))
+    return out

@@ -1,0 +1,109 @@
+"""sort, argsort, msort and topk: values in order along a dim, with the indices they came from.
+
+Like PyTorch's CPU kernels, sorting is stable (ties keep their order, ``stable=False`` included)
+and NaN counts as larger than every number. The backward puts each gradient back where its value
+came from (a scatter by the indices), written in Tensor ops.
+"""
+from ..node import Node
+from ..signatures import numpy_names
+from .._tensor import _wrap_dim
+from .base import _make, batch_ndim, batched, grad_on, np, record
+from .reduction import _RETURN_TYPES, scatter_add_into
+
+
+class SortBackward0(Node):
+    saves = ("indices",)
+    keeps = ("dim", "self_sym_sizes")
+
+    def backward(self, grad):
+        if not self.shape:
+            return grad
+        return scatter_add_into(batched(grad, self.shape), self.axis + batch_ndim[0], self.saved("indices"), grad)
+
+
+class SortBackward1(SortBackward0):
+    pass
+
+
+class TopkBackward0(SortBackward0):
+    pass
+
+
+def _order(data, axis, descending):
+    """Stable argsort along ``axis``; NaN sorts as the largest value, in either direction."""
+    if not descending:
+        return np.argsort(data, axis=axis, kind="stable")
+    key = data.astype(np.float64 if data.dtype.kind == "f" else np.int64)
+    nan_last = ~np.isnan(key) if data.dtype.kind == "f" else np.zeros(key.shape, dtype=bool)
+    # lexsort sorts along the last axis by the last key first: NaNs first, then larger values first.
+    moved = [np.moveaxis(k, axis, -1) for k in (-key, nan_last)]
+    return np.moveaxis(np.lexsort(moved, axis=-1), -1, axis)
+
+
+def _sorted(input, dim, descending, node_cls, k=None):
+    data = input._data
+    flat = data.reshape(1) if data.ndim == 0 else data
+    d = _wrap_dim(dim, data.ndim)
+    idx = _order(flat, d, descending)
+    if k is not None:
+        idx = np.take(idx, np.arange(k), axis=d)
+    values = np.take_along_axis(flat, idx, axis=d).reshape(idx.shape if data.ndim else ())
+    indices = _make(idx.reshape(values.shape).astype(np.int64))
+    out = _make(values)
+    if grad_on(input):
+        node = node_cls()
+        node.shape, node.dim, node.axis = data.shape, dim, d - max(data.ndim, 1)
+        node.save(indices=indices)
+        record(out, node, (input,))
+    return out, indices
+
+
+_STABLE_NOT_GIVEN = object()
+
+
+@numpy_names
+def sort(input, dim=-1, descending=False, *, stable=_STABLE_NOT_GIVEN):
+    """Sorts ``input`` along ``dim``, ascending unless ``descending``.
+
+    Returns:
+        ``torch.return_types.sort(values, indices)``; ``values`` has ``grad_fn=<SortBackward0>``.
+
+    Example::
+
+        >>> torch.tensor([3., 1., 2.]).sort()
+        torch.return_types.sort(
+        values=tensor([1., 2., 3.]),
+        indices=tensor([1, 2, 0]))
+    """
+    # Passing ``stable`` at all picks PyTorch's other overload (sort.stable), hence the other node name.
+    node_cls = SortBackward0 if stable is _STABLE_NOT_GIVEN else SortBackward1
+    values, indices = _sorted(input, dim, descending, node_cls)
+    return _RETURN_TYPES["sort"](values, indices)
+
+
+@numpy_names
+def argsort(input, dim=-1, descending=False, *, stable=False):
+    """The indices that sort ``input`` along ``dim`` (``sort(...).indices``)."""
+    return _make(_order(input._data.reshape(1) if input._data.ndim == 0 else input._data,
+                        _wrap_dim(dim, input._data.ndim), descending).reshape(input._data.shape).astype(np.int64))
+
+
+def msort(input):
+    """``sort(input, dim=0).values``."""
+    return sort(input, 0).values
+
+
+@numpy_names
+def topk(input, k, dim=-1, largest=True, sorted=True):
+    """The ``k`` largest (or, with ``largest=False``, smallest) values along ``dim``, largest first.
+
+    Returns:
+        ``torch.return_types.topk(values, indices)``; ``values`` has ``grad_fn=<TopkBackward0>``.
+        Tied values come in their original order, which PyTorch's partial sort does not promise.
+    """
+    d = _wrap_dim(dim, input._data.ndim)
+    size = input._data.shape[d] if input._data.ndim else 1
+    if not 0 <= k <= size:
+        raise RuntimeError("selected index k out of range")
+    values, indices = _sorted(input, dim, largest, TopkBackward0, k)
+    return _RETURN_TYPES["topk"](values, indices)
