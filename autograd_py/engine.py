@@ -9,6 +9,7 @@ import itertools
 from . import grad_mode
 from .hooks import run_post_hooks, run_pre_hooks, run_tensor_pre_hooks
 from .node import AccumulateGrad, GraphRoot
+from .saved_tensor import ever_packed
 from .ops.base import batch_ndim
 from ._tensor import _make
 
@@ -200,7 +201,9 @@ def run_backward(roots, root_grads, keep_graph, create_graph, inputs=None, accum
                           "grads_in": grads, "grads_out": out, "edges": node._next_functions,
                           "freed": not keep_graph and node._vars is not None})
             if not keep_graph and node._vars is not None:
-                node._release()
+                node._freed = True
+                if ever_packed[0]:
+                    node._release()
             for (nxt, nr), g in zip(node._next_functions, out):
                 if nxt is None or (needed is not None and nxt not in needed):
                     continue

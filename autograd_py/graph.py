@@ -97,7 +97,7 @@ def _saved_entries(node, values=False):
     for key, value, state in node.saved_items():
         entry = {"name": key, "state": state}
         if isinstance(value, SavedTensor):
-            entry["shape"] = list(value.shape)
+            entry["shape"] = list(value.sizes())
             entry["version"] = value.version
             # Under saved-tensor hooks only the packed object is kept, so there is no value to show.
             if values and state != "freed" and value.array is not None and value.array.size <= 16:

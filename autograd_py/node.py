@@ -10,7 +10,7 @@ import itertools
 import weakref
 
 from . import grad_mode
-from .saved_tensor import FREED_MESSAGE, SavedTensor, UndefinedSaved, default_hooks
+from .saved_tensor import FREED_MESSAGE, SavedTensor, UndefinedSaved, default_hooks, ever_packed
 from .saved_tensor import op_name as _op_name  # noqa: F401  (imported from here by ops)
 
 _sequence = itertools.count()
@@ -233,6 +233,8 @@ class Node:
         if self._vars is None:
             return
         self._freed = True
+        if not ever_packed[0]:
+            return
         for value in self._vars.values():
             if value.__class__ is SavedTensor:
                 if value.hooks is not None:

@@ -12,6 +12,8 @@ from . import grad_mode
 default_hooks = []
 # The message of the innermost active ``disable_saved_tensors_hooks``, else None.
 disabled_message = [None]
+# Set once any tensor was packed: only then does freeing a node look for packed objects to drop.
+ever_packed = [False]
 
 FREED_MESSAGE = (
     "Trying to backward through the graph a second time (or directly access saved tensors after "
@@ -60,9 +62,8 @@ class SavedTensor:
             raise RuntimeError(grad_mode.INFERENCE_SAVED)
         self.version = self.counter[0]
         self.array = tensor._data
-        self.shape = tensor._data.shape
         self.is_output = is_output
-        self.hooks = self.owner = None
+        self.hooks = None
         if is_output:
             self.tensor = None
             self.output_nr = tensor._output_nr
@@ -83,7 +84,9 @@ class SavedTensor:
         if self.accumulator is None and tensor._grad_fn is None and tensor._requires_grad:
             self.accumulator = tensor._get_accumulator()
         self.cls = tensor.__class__
+        self.shape = tensor._data.shape
         self.hooks = hooks
+        ever_packed[0] = True
         with grad_mode.no_grad():
             self.packed = hooks[0](given)
         if tensor._version_counter[0] != self.version:
@@ -107,7 +110,7 @@ class SavedTensor:
                 "you need to backward through the graph a second time or if you need to access saved variables "
                 "after calling backward.")
         if self.is_output:
-            t = self._unpack(self.owner() if self.owner is not None else None)
+            t = self._unpack(self._owner())
         else:
             t = self.tensor
         from .ops.base import _make
@@ -137,11 +140,19 @@ class SavedTensor:
         """The saved tensor, as backward sees it."""
         if self._is_freed():
             raise RuntimeError(FREED_MESSAGE)
-        return self._unpack(self.owner() if self.owner is not None else None)
+        return self._unpack(self._owner())
+
+    def _owner(self):
+        """The node this was handed out by (``_raw_saved_*``), if it is still alive."""
+        ref = getattr(self, "owner", None)
+        return ref() if ref is not None else None
 
     def _is_freed(self):
-        node = self.owner() if self.owner is not None else None
+        node = self._owner()
         return node is not None and node._freed
+
+    def sizes(self):
+        return self.array.shape if self.hooks is None else self.shape
 
     def release(self):
         """Drops what the pack hook returned (backward is done with it)."""
@@ -163,8 +174,6 @@ class SavedTensor:
 
     def _unpack_hooked(self, saved_for):
         from ._tensor import Tensor
-        if self.packed is None and self.hooks is not None and saved_for is not None and saved_for._freed:
-            raise RuntimeError(FREED_MESSAGE)
         result = self.hooks[1](self.packed)
         if not isinstance(result, Tensor):
             raise TypeError("Output of saved tensor unpack_hook expected to be a Tensor but got result of type "
