@@ -21,12 +21,24 @@ def _size(args, size, name):
             raise TypeError(f"{name}() received an invalid combination of arguments - got multiple values for "
                             "argument 'size'")
         args = (size,)
-    if len(args) == 1 and isinstance(args[0], (tuple, list, Size)):
+    varargs = not (len(args) == 1 and isinstance(args[0], (tuple, list, Size)))
+    if not varargs:
         args = args[0]
+    elif len(args) == 1 and not isinstance(args[0], (numbers.Integral, Tensor)):
+        raise TypeError(f"{name}(): argument 'size' (position 1) must be tuple of ints, not "
+                        f"{type(args[0]).__name__}")
     for i, s in enumerate(args):
         if isinstance(s, bool) or not isinstance(s, (numbers.Integral, Tensor)):
-            raise TypeError(f"{name}(): argument 'size' (position 1) must be tuple of ints, but found element "
-                            f"of type {type(s).__name__} at pos {i}")
+            # PyTorch's argument parser words this three ways, by where the bad element is.
+            kind = type(s).__name__
+            if i == 0 and varargs:
+                raise TypeError(f"{name}() received an invalid combination of arguments - got "
+                                f"({', '.join(type(a).__name__ for a in args)}), but expected one of:")
+            if i == 0:
+                raise TypeError(f"{name}(): argument 'size' (position 1) must be tuple of ints, but found element "
+                                f"of type {kind} at pos 0")
+            raise TypeError(f"{name}(): argument 'size' failed to unpack the object at pos {i + 1} with error "
+                            f'"type must be tuple of ints,but got {kind}"')
     args = tuple(int(s) for s in args)
     if any(s < 0 for s in args):
         raise RuntimeError(f"Trying to create tensor with negative dimension {min(args)}: {list(args)}")

@@ -8,6 +8,7 @@ import numpy as np
 from .. import dtypes
 from .._tensor import Tensor
 from ..ops import inplace as IP
+from . import _bounds
 from . import generator as _generator
 
 
@@ -80,9 +81,7 @@ def uniform_(self, from_=0.0, to=1.0, *, generator=None, **kw):
     """Fills ``self`` with numbers drawn uniformly from ``[from, to)``. Returns ``self``."""
     from_ = kw.pop("from", from_)
     _check_float(self, "check_uniform_bounds")
-    if from_ > to:
-        raise RuntimeError(f"uniform_ expects to return a [from, to) range, but found from={_num(from_)} > "
-                           f"to={_num(to)}")
+    from_, to = _bounds.check_uniform(self._data.dtype, from_, to, _type_name(self._data.dtype), _num)
     gen = _gen(generator)
     return _sample_into(self, "UniformBackward0",
                         lambda d: D.uniform(gen, d.size, d.dtype, float(from_), float(to)))
@@ -107,6 +106,8 @@ def bernoulli_(self, p=0.5, *, generator=None):
     """Fills ``self`` with 1 with probability ``p`` (a float or a tensor of probabilities), else 0."""
     gen = _gen(generator)
     if isinstance(p, Tensor):
+        if p._data.dtype.kind != "f":
+            raise NotImplementedError(f'"bernoulli_tensor_cpu_p_" not implemented for \'{_type_name(p._data.dtype)}\'')
         probs = np.broadcast_to(p._data, self._data.shape)
         return _sample_into(self, "BernoulliBackward1", lambda d: D.bernoulli_tensor(gen, probs))
     if not 0 <= p <= 1:
@@ -116,9 +117,11 @@ def bernoulli_(self, p=0.5, *, generator=None):
 
 def exponential_(self, lambd=1.0, *, generator=None):
     """Fills ``self`` with samples of the exponential distribution of rate ``lambd``."""
-    _check_float(self, "exponential_cpu")
     if not lambd > 0:
         raise RuntimeError(f"exponential_ expects lambda > 0.0, but found lambda={_num(lambd)}")
+    if self._data.dtype.kind != "f":
+        raise RuntimeError("Exponential distribution is a continuous probability distribution. dtype must be a "
+                           f"floating point but you specified {_type_name(self._data.dtype)}")
     gen = _gen(generator)
     return _sample_into(self, "ExponentialBackward0", lambda d: D.exponential(gen, d.size, float(lambd)))
 
@@ -127,7 +130,9 @@ def cauchy_(self, median=0.0, sigma=1.0, *, generator=None):
     """Fills ``self`` with samples of the Cauchy distribution."""
     if not sigma > 0:
         raise RuntimeError(f"cauchy_ expects sigma > 0.0, but found sigma={_num(sigma)}")
-    _check_float(self, "cauchy_cpu")
+    if self._data.dtype.kind != "f":
+        raise RuntimeError("Cauchy distribution is a continuous probability distribution. dtype must be a "
+                           f"floating point but you specified {_bounds.c_name(self._data.dtype)}")
     gen = _gen(generator)
     return _sample_into(self, "CauchyBackward0", lambda d: D.cauchy(gen, d.size, float(median), float(sigma)))
 
@@ -154,10 +159,9 @@ def random_(self, from_=None, to=None, *, generator=None, **kw):
     from_ = kw.pop("from", from_)
     gen = _gen(generator)
     if from_ is None and to is None:
-        return _sample_into(self, "RandomBackward0", lambda d: D.random_default(gen, d.size, d.dtype))
+        return _sample_into(self, "RandomBackward2", lambda d: D.random_default(gen, d.size, d.dtype))
+    node = "RandomBackward1" if to is None else "RandomBackward0"
     if to is None:
         from_, to = 0, from_
-    if from_ >= to:
-        raise RuntimeError(f"random_ expects 'from' to be less than 'to', but got from={from_} >= to={to}")
-    return _sample_into(self, "RandomBackward2" if from_ == 0 else "RandomBackward1",
-                        lambda d: D.from_to(gen, d.size, int(from_), int(to) - int(from_)))
+    low, high = _bounds.check_from_to(int(from_), int(to), self._data.dtype)
+    return _sample_into(self, node, lambda d: D.from_to(gen, d.size, low, high - low))

@@ -7,6 +7,7 @@ elements a sha256 of their bytes plus the first and last three values.
 """
 import base64
 import hashlib
+import warnings
 
 import numpy as np
 
@@ -132,6 +133,16 @@ def _sequences(T):
             T.multinomial(probs, 1), T.multinomial(probs, 3), T.multinomial(probs, 4, replacement=True),
             T.multinomial(probs[0], 2), T.multinomial(probs.double(), 9, replacement=True),
             T.multinomial(T.rand(100), 1), T.multinomial(T.rand(3, 50), 10), probs.multinomial(2)]
+    T.manual_seed(4)
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        drawn = [T.empty(5).random_(2**30), T.empty(5, dtype=T.float64).random_(-(2**60), 2**60)]
+    out["float_bounds_updated"] = [drawn, [str(w.message).split(" (Triggered internally")[0] for w in caught]]
+    x = T.ones(3, requires_grad=True)
+    calls = (("normal_", ()), ("uniform_", ()), ("bernoulli_", (0.5,)), ("bernoulli_", (T.full((3,), 0.5),)),
+             ("exponential_", ()), ("random_", ()), ("random_", (5,)), ("random_", (2, 7)), ("cauchy_", ()),
+             ("log_normal_", ()), ("geometric_", (0.5,)))
+    out["grad_fn_names"] = [type(getattr(x * 1, name)(*args).grad_fn).__name__ for name, args in calls]
     return out
 
 
@@ -225,11 +236,22 @@ def _errors(T):
         "log_normal_std": lambda: T.empty(2).log_normal_(0.0, 0.0),
         "random_reversed": lambda: T.empty(2).random_(5, 2),
         "normal_tensor_std": lambda: T.normal(T.zeros(2), T.tensor([1.0, -1.0])),
+        "exponential_int": lambda: T.empty(2, dtype=T.int64).exponential_(),
+        "cauchy_int": lambda: T.empty(2, dtype=T.int64).cauchy_(),
+        "bernoulli_int_probs": lambda: T.bernoulli(T.ones(3, dtype=T.int64)),
+        "rand_float_size": lambda: T.rand(2.5),
+        "rand_float_in_size": lambda: T.rand((2, 2.5)),
+        "uniform_span": lambda: T.empty(3, dtype=T.float64).uniform_(-1e308, 1e308),
+        "uniform_out_of_float": lambda: T.empty(3).uniform_(-1e39, 0),
+        "random_int8_bounds": lambda: T.empty(3, dtype=T.int8).random_(0, 300),
+        "random_float_cast_bounds": lambda: T.empty(3).random_(2**24 + 1, 2**24 + 2),
     }
     out = {}
     for name, call in calls.items():
         try:
-            call()
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore")  # the warnings are compared in _sequences
+                call()
             out[name] = None
         except Exception as e:  # noqa: BLE001  (the message is what is recorded)
             out[name] = [type(e).__name__, str(e).split("\n")[0]]
