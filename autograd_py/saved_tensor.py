@@ -93,13 +93,20 @@ class SavedTensor:
             raise RuntimeError(PACK_MODIFIED_MESSAGE)
         self.tensor = self.array = None
 
-    def register_hooks(self, pack_hook, unpack_hook):
-        """Packs this saved tensor with ``pack_hook`` now; ``unpack_hook`` rebuilds it when used."""
-        if not (callable(pack_hook) and callable(unpack_hook)):
+    def register_hooks(self, *args):
+        """Packs this saved tensor with ``pack_hook`` now; ``unpack_hook`` rebuilds it when used.
+
+        Args:
+            pack_hook (callable): ``pack_hook(tensor) -> Any``.
+            unpack_hook (callable): ``unpack_hook(packed) -> Tensor``.
+        """
+        if len(args) != 2 or not all(callable(a) for a in args):
             raise TypeError(
                 "register_hooks(): incompatible function arguments. The following argument types are supported:\n"
                 "    1. (self: torch._C._autograd.SavedTensor, arg0: collections.abc.Callable, "
-                "arg1: collections.abc.Callable) -> None\n")
+                "arg1: collections.abc.Callable) -> None\n\n"
+                f"Invoked with: {', '.join(repr(a) for a in (self,) + args)}")
+        pack_hook, unpack_hook = args
         if self.hooks is not None:
             raise RuntimeError("Calling register_hooks on a saved tensor whose hooks have already been set. "
                                "Hint: only one pair of hooks is allowed at a time.")
@@ -210,6 +217,9 @@ class SavedTensor:
         return "alive" if self.counter[0] == self.version else "modified"
 
 
+SavedTensor.__module__ = "torch._C._autograd"  # what type() and repr() show, as in PyTorch
+
+
 class UndefinedSaved:
     """``_raw_saved_<name>`` for a value the op did not need to save (PyTorch's undefined SavedVariable)."""
 
@@ -221,3 +231,8 @@ class UndefinedSaved:
 
     def register_hooks(self, pack_hook, unpack_hook):
         raise RuntimeError("Calling register_hooks on a saved tensor with value None is forbidden")
+
+
+# PyTorch hands out the same SavedTensor type for a value that was not saved.
+UndefinedSaved.__name__ = UndefinedSaved.__qualname__ = "SavedTensor"
+UndefinedSaved.__module__ = "torch._C._autograd"
