@@ -13,6 +13,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from conv_refs import np_adaptive_avg_pool2d, np_avg_pool2d, np_conv, np_max_pool2d
+
 # ---------------------------------------------------------------------------- domains
 # A domain is ``sample(rng, shape) -> float64 ndarray``.
 
@@ -356,6 +358,35 @@ OPS = [
            lambda x: np.take_along_axis(x, GATHER_IDX_1, 1), (((2, 3),),)),
     OpInfo("gather_dim0", lambda T, x: x.gather(0, T.tensor(GATHER_IDX_0)),
            lambda x: np.take_along_axis(x, GATHER_IDX_0, 0), (((2, 3),),)),
+    # convolution and pooling (references in conv_refs.py)
+    OpInfo("conv2d", lambda T, x, w, b: T.nn.functional.conv2d(x, w, b), np_conv, (((2, 3, 6, 5), (4, 3, 3, 2), (4,)),),
+           gradgrad=True),
+    OpInfo("conv2d_stride_pad", lambda T, x, w: T.nn.functional.conv2d(x, w, stride=2, padding=(1, 2)),
+           lambda x, w: np_conv(x, w, stride=2, padding=(1, 2)), (((2, 2, 7, 6), (3, 2, 3, 3)),)),
+    OpInfo("conv2d_dilation_groups", lambda T, x, w, b: T.nn.functional.conv2d(x, w, b, 1, 1, 2, 2),
+           lambda x, w, b: np_conv(x, w, b, 1, 1, 2, 2), (((1, 4, 7, 6), (6, 2, 3, 2), (6,)),), gradgrad=True),
+    OpInfo("conv2d_same_unbatched", lambda T, x, w: T.nn.functional.conv2d(x, w, padding="same"),
+           lambda x, w: np_conv(x, w, padding="same"), (((2, 5, 5), (3, 2, 3, 3)), ((2, 5, 5), (3, 2, 2, 3)))),
+    OpInfo("conv1d", lambda T, x, w, b: T.nn.functional.conv1d(x, w, b, stride=2, padding=1),
+           lambda x, w, b: np_conv(x, w, b, stride=2, padding=1), (((2, 3, 7), (4, 3, 3), (4,)),), gradgrad=True),
+    OpInfo("conv1d_dilation_groups", lambda T, x, w: T.nn.functional.conv1d(x, w, dilation=2, groups=3),
+           lambda x, w: np_conv(x, w, dilation=2, groups=3), (((2, 3, 8), (6, 1, 3)),)),
+    OpInfo("max_pool2d", lambda T, x: T.nn.functional.max_pool2d(x, 2, return_indices=True),
+           lambda x: np_max_pool2d(x, 2), (((2, 2, 5, 4),), ((3, 4, 4),)), domain=distinct(), gradgrad=True),
+    OpInfo("max_pool2d_overlap_ceil", lambda T, x: T.nn.functional.max_pool2d(x, 3, 2, 1, ceil_mode=True),
+           lambda x: np_max_pool2d(x, 3, 2, 1, ceil_mode=True)[0], (((1, 2, 6, 7),),), domain=distinct()),
+    OpInfo("max_pool2d_dilation", lambda T, x: T.nn.functional.max_pool2d(x, (2, 3), 1, (1, 0), 2),
+           lambda x: np_max_pool2d(x, (2, 3), 1, (1, 0), 2)[0], (((1, 2, 5, 7),),), domain=distinct()),
+    OpInfo("avg_pool2d", lambda T, x: T.nn.functional.avg_pool2d(x, 2), lambda x: np_avg_pool2d(x, 2),
+           (((2, 2, 5, 4),), ((3, 4, 4),)), gradgrad=True),
+    OpInfo("avg_pool2d_pad_ceil", lambda T, x: T.nn.functional.avg_pool2d(x, 3, 2, 1, True, False),
+           lambda x: np_avg_pool2d(x, 3, 2, 1, True, False), (((1, 2, 6, 7),),)),
+    OpInfo("avg_pool2d_divisor", lambda T, x: T.nn.functional.avg_pool2d(x, (2, 3), 1, 1, True, True, 4),
+           lambda x: np_avg_pool2d(x, (2, 3), 1, 1, True, True, 4), (((1, 2, 5, 6),),)),
+    OpInfo("adaptive_avg_pool2d", lambda T, x: T.nn.functional.adaptive_avg_pool2d(x, (3, 2)),
+           lambda x: np_adaptive_avg_pool2d(x, (3, 2)), (((2, 2, 7, 5),), ((2, 4, 4),)), gradgrad=True),
+    OpInfo("adaptive_avg_pool2d_1x1", lambda T, x: T.nn.functional.adaptive_avg_pool2d(x, 1),
+           lambda x: np_adaptive_avg_pool2d(x, 1), (((2, 2, 3, 4),),)),
     OpInfo("sort", lambda T, x: x.sort(), lambda x: (np.sort(x, -1), np.argsort(x, -1)), (((2, 3),), ((5,),)),
            domain=distinct(), gradgrad=True),
     OpInfo("sort_descending_dim0", lambda T, x: T.sort(x, 0, descending=True),

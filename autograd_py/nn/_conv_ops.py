@@ -127,9 +127,9 @@ def _sizes(shape):
 def _check_types(input, weight, bias):
     from .._tensor import _C_TYPE_NAMES
     if input._data.dtype != weight._data.dtype:
-        if weight._data.dtype == np.float32 or input._data.dtype.kind != "f":
-            raise RuntimeError(f"expected scalar type {weight.dtype.legacy_name[:-6]} but found "
-                               f"{input.dtype.legacy_name[:-6]}")
+        if input._data.dtype != np.float32:
+            raise RuntimeError(f"expected scalar type {input.dtype.legacy_name[:-6]} but found "
+                               f"{weight.dtype.legacy_name[:-6]}")
         raise RuntimeError(f"Input type (torch.{input.dtype.legacy_name}) and weight type "
                            f"(torch.{weight.dtype.legacy_name}) should be the same or input should be a MKLDNN "
                            "tensor and weight is a dense tensor")

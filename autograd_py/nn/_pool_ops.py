@@ -34,7 +34,7 @@ def _out_size(size, k, s, p, d, ceil_mode):
         raise RuntimeError("stride should not be zero")
     if p < 0:
         raise RuntimeError(f"pad must be non-negative, but got pad: {p}")
-    if p > (d * (k - 1) + 1) // 2:
+    if p > int((d * (k - 1) + 1) / 2):  # C++ division, toward zero
         raise RuntimeError(f"pad should be at most half of effective kernel size, but got pad={p}, kernel_size={k} "
                            f"and dilation={d}")
     out = (size + 2 * p - d * (k - 1) - 1 + (s - 1 if ceil_mode else 0)) // s + 1
@@ -52,7 +52,7 @@ def _shape_check(x, kernel, stride, dilation, out, op):
         raise RuntimeError(f"dilation should be greater than zero, but got dilationH: {dilation[0]} "
                            f"dilationW: {dilation[1]}")
     shape = x.shape
-    if 0 in shape[-3:]:
+    if x.ndim not in (3, 4) or 0 in shape[-3:]:
         raise RuntimeError("Expected 3D or 4D (batch mode) tensor with optional 0 dim batch size for input, but got:"
                            "[" + ", ".join(map(str, shape)) + "]")
     if out[0] < 1 or out[1] < 1:
@@ -278,8 +278,6 @@ def avg_pool2d(input, kernel_size, stride=None, padding=0, ceil_mode=False, coun
     if x.ndim < 3:
         raise IndexError(f"Dimension out of range (expected to be in range of [{-max(x.ndim, 1)}, "
                          f"{max(x.ndim, 1) - 1}], but got -3)")
-    if x.ndim > 4:
-        raise RuntimeError("non-empty 3D or 4D (batch mode) tensor expected for input")
     out, behind = _geometry(x, kernel, stride, padding, (1, 1), ceil_mode, op)
     p = _AvgParams()
     p.kernel_size, p.stride, p.padding, p.ceil_mode = kernel, stride, padding, bool(ceil_mode)
