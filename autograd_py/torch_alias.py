@@ -60,7 +60,12 @@ def _register_aliases():
     """
     for name, module in list(sys.modules.items()):
         if name.startswith("autograd_py.") and module is not None:
-            sys.modules.setdefault("torch" + name[len("autograd_py"):], module)
+            alias = "torch" + name[len("autograd_py"):]
+            current = sys.modules.get(alias)
+            # A real torch submodule left behind (a harness swapped torch back and forth) would
+            # hand out real PyTorch classes, such as a Function whose outputs have no grad_fn here.
+            if current is None or not getattr(current, "__name__", "").startswith("autograd_py"):
+                sys.modules[alias] = module
 
 
 def install_as_torch():

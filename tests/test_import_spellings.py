@@ -151,3 +151,21 @@ def test_no_submodule_import_shadows_a_package_attribute():
     proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT)
     assert proc.returncode == 0, proc.stderr
     assert proc.stdout == ""
+
+
+def test_a_stale_real_torch_submodule_is_replaced():
+    # A harness that swapped real torch in and out can leave a real submodule behind; the next
+    # aliased import puts ours back, so a custom Function still records its grad_fn.
+    code = textwrap.dedent("""
+        import sys, types
+        import autograd_py
+        autograd_py.install_as_torch()
+        stale = types.ModuleType("torch.autograd.function")
+        stale.Function = object
+        sys.modules["torch.autograd.function"] = stale
+        import torch.nn  # first aliased import of nn
+        from torch.autograd.function import Function
+        print(Function is autograd_py.autograd.Function)
+    """)
+    proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT)
+    assert proc.stdout.strip() == "True", proc.stderr
