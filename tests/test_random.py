@@ -82,6 +82,26 @@ def test_fresh_default_generator_is_nondeterministic_like_pytorch():
     assert T.Generator().initial_seed() == 67280421310721
 
 
+
+def _exact(values, np_dtype):
+    from fractions import Fraction
+    return np.array([float(Fraction(a) * Fraction(b) + Fraction(c)) for a, b, c in values]).astype(np_dtype)
+
+
+def test_fused_multiply_add_emulation_rounds_once():
+    from autograd_py.random import _fp
+    rng = np.random.default_rng(0)
+    a, b, c = (rng.standard_normal(2000) * 2.0 ** rng.integers(-30, 30, 2000) for _ in range(3))
+    for cast, fma, np_dtype in ((np.float32, _fp.fma32, np.float32), (np.float64, _fp.fma64, np.float64)):
+        x, y, z = a.astype(cast), b.astype(cast), c.astype(cast)
+        assert (fma(x, y, z) == _exact(zip(x.tolist(), y.tolist(), z.tolist()), np_dtype)).all()
+    # (1 + 2**-12)**2 lies exactly half-way between two float32; a tiny addend decides the rounding,
+    # which rounding through a float64 sum would lose.
+    t = np.float32(1 + 2 ** -12)
+    assert _fp.fma32(np.array([t]), t, np.float32(2 ** -60))[0] == np.float32(1 + 2 ** -11 + 2 ** -23)
+    assert _fp.fma32(np.array([t]), t, np.float32(-2 ** -60))[0] == np.float32(1 + 2 ** -11)
+
+
 def test_no_float32_value_is_off_by_one_ulp():
     # Runs last in this file: the comparisons above allow one-ulp float32 differences but count them.
     assert ULP_OFF == []

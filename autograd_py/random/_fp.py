@@ -5,8 +5,6 @@ fma, so these emulate it: a float32 fma in float64 (the product of two float32 i
 a float64 fma with Dekker's error-free product. Transcendentals that must match the C library go
 through :mod:`math` (NumPy's float64 ``log`` is its own SIMD code and differs in about 0.3% of cases).
 """
-import math
-
 import numpy as np
 
 _TIE_MASK = np.uint64((1 << 29) - 1)
@@ -16,20 +14,20 @@ _SPLIT = 134217729.0  # 2**27 + 1, Veltkamp's splitter for float64
 
 def fma32(a, b, c):
     """``round_f32(a * b + c)`` for float32 arrays, rounded once like a hardware fma."""
-    a64 = np.asarray(a, np.float64)
-    p = a64 * np.asarray(b, np.float64)  # exact
-    c64 = np.asarray(c, np.float64)
-    s = p + c64
+    a, b, c = np.broadcast_arrays(np.asarray(a, np.float64), np.asarray(b, np.float64), np.asarray(c, np.float64))
+    p = (a * b).reshape(-1)  # exact
+    c = c.reshape(-1)
+    s = p + c
     out = s.astype(np.float32)
     # Rounding s again to float32 can only go wrong when s sits exactly half-way between two float32.
-    ties = np.nonzero((s.view(np.uint64) & _TIE_MASK) == _TIE)[0] if s.ndim else None
-    if ties is not None and len(ties):
-        _fix_ties(out, s, p, c64, ties)
-    return out
+    ties = np.flatnonzero((s.view(np.uint64) & _TIE_MASK) == _TIE)
+    if len(ties):
+        _fix_ties(out, s, p, c, ties)
+    return out.reshape(a.shape)
 
 
 def _fix_ties(out, s, p, c, idx):
-    p, c, s = np.broadcast_to(p, s.shape)[idx], np.broadcast_to(c, s.shape)[idx], s[idx]
+    p, c, s = p[idx], c[idx], s[idx]
     bb = s - p
     err = (p - (s - bb)) + (c - bb)  # s + err == p + c exactly (TwoSum): err says which side to round to
     out[idx] = np.where(err > 0, _above(s), np.where(err < 0, _below(s), out[idx]))
@@ -72,6 +70,3 @@ def libm(fn, x):
     """``fn`` (a :mod:`math` function, i.e. the C library's) on every element of a float64 array."""
     return np.fromiter(map(fn, x.ravel().tolist()), np.float64, x.size).reshape(x.shape)
 
-
-log = math.log
-log1p = math.log1p
