@@ -12,9 +12,11 @@ from .modules import (BCELoss, BCEWithLogitsLoss, CrossEntropyLoss, Dropout, ELU
                       NLLLoss, ReLU, Sequential, SiLU, Sigmoid, SmoothL1Loss, Softmax, Softplus, Tanh)
 from .modules import AdaptiveAvgPool2d, AvgPool2d, Conv1d, Conv2d, MaxPool2d
 from .parameter import Parameter
+from .parallel import DataParallel
+from . import parallel
 
 __all__ = ["Parameter", "functional", "init", "utils", "Module", "Sequential", "ModuleList", "ModuleDict",
            "Linear", "Identity", "Flatten", "Embedding", "ReLU", "LeakyReLU", "ELU", "GELU", "SiLU", "Softplus",
            "Sigmoid", "Tanh", "Softmax", "LogSoftmax", "Dropout", "MSELoss", "L1Loss", "SmoothL1Loss",
            "CrossEntropyLoss", "NLLLoss", "BCELoss", "BCEWithLogitsLoss", "Conv1d", "Conv2d", "MaxPool2d", "AvgPool2d",
-           "AdaptiveAvgPool2d"]
+           "AdaptiveAvgPool2d", "DataParallel", "parallel"]
