@@ -133,6 +133,8 @@ def _sequences(T):
             T.multinomial(probs, 1), T.multinomial(probs, 3), T.multinomial(probs, 4, replacement=True),
             T.multinomial(probs[0], 2), T.multinomial(probs.double(), 9, replacement=True),
             T.multinomial(T.rand(100), 1), T.multinomial(T.rand(3, 50), 10), probs.multinomial(2)]
+    T.manual_seed(6)  # large enough for randn's unchecked fast path, and a chunk boundary
+    out["large_randn"] = [T.randn(140001), T.randn(65552, dtype=T.float64), T.rand(1)]
     T.manual_seed(4)
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
