@@ -37,6 +37,16 @@ def test_default_dtype_seed_and_print_options_are_per_session():
     assert out(a, "torch.manual_seed(7)\nprint(torch.rand(3))") == first
 
 
+def test_generator_state_and_cached_normal_are_per_session():
+    a, b = Session(), Session()
+    out(a, "import torch\ntorch.manual_seed(0)\nx = torch.randn(1)")  # caches Box-Muller's second value
+    out(b, "import torch\ntorch.manual_seed(5)\nprint(torch.randn(3), torch.rand(100).sum())")
+    # What PyTorch prints for the second randn(1) and then rand(2) after manual_seed(0).
+    assert out(a, "print(torch.randn(1), torch.rand(2))") == "tensor([-0.2934]) tensor([0.3074, 0.6341])\n"
+    assert Session().run("import torch\nprint(torch.initial_seed())")["stdout"] != \
+        Session().run("import torch\nprint(torch.initial_seed())")["stdout"]  # fresh sessions: like new processes
+
+
 def test_anomaly_mode_is_per_session():
     a, b = Session(), Session()
     out(a, "import torch\ntorch.autograd.set_detect_anomaly(True)")
