@@ -10,6 +10,8 @@ import contextlib
 import io
 import os
 import pickle
+import sys
+import types
 
 import numpy as np
 
@@ -71,6 +73,10 @@ class _Pickler(pickle.Pickler):
         return entry, offset, strides
 
     def reducer_override(self, obj):
+        if isinstance(obj, (type, types.FunctionType)) and not _importable(obj):
+            # A class or function defined in a playground namespace: a script's __main__ to the
+            # learner, but not the interpreter's, where pickle would look it up and fail.
+            return _session_global, (obj.__module__, obj.__qualname__)
         if not isinstance(obj, Tensor):
             return NotImplemented
         data = obj._data
@@ -82,6 +88,29 @@ class _Pickler(pickle.Pickler):
         if isinstance(obj, _Storage):
             return ("storage", obj.key, obj.array.dtype.str, obj.array.tobytes())
         return None
+
+
+def _importable(obj):
+    found = sys.modules.get(obj.__module__)
+    for part in obj.__qualname__.split("."):
+        found = getattr(found, part, None)
+    return found is obj
+
+
+_load_namespace = [None]  # the globals of torch.load's caller, while it runs
+
+
+def _session_global(module, qualname):
+    """A class or function saved from a namespace that is not an importable module, found again in
+    the namespace that calls ``torch.load`` (the playground's ``__main__``)."""
+    namespace = _load_namespace[0] or {}
+    head, _, rest = qualname.partition(".")
+    found = namespace.get(head) if namespace.get("__name__") == module else None
+    for part in rest.split(".") if rest else ():
+        found = getattr(found, part, None)
+    if found is None:
+        raise AttributeError(f"Can't get attribute '{qualname}' on <module '{module}'>")
+    return found
 
 
 def _rebuild_tensor(kind, storage, dtype, shape, strides, offset, requires_grad):
@@ -146,6 +175,20 @@ def _weights_only_error(detail):
         "https://pytorch.org/docs/stable/generated/torch.load.html.")
 
 
+def _unsupported_global(full):
+    return _weights_only_error(
+        f"Unsupported global: GLOBAL {full} was not an allowed global by default. Please use "
+        f"`torch.serialization.add_safe_globals([{full}])` or the `torch.serialization.safe_globals"
+        f"([{full}])` context manager to allowlist this global if you trust this class/function.")
+
+
+def _refuse_session_global(module, qualname):
+    for obj in _user_safe.values():
+        if (obj.__module__, obj.__qualname__) == (module, qualname):
+            return obj
+    raise _unsupported_global(_torch_name(module, qualname))
+
+
 class _Unpickler(pickle.Unpickler):
     def __init__(self, file, weights_only):
         super().__init__(file)
@@ -155,16 +198,14 @@ class _Unpickler(pickle.Unpickler):
     def find_class(self, module, name):
         if not self._weights_only:
             return super().find_class(module, name)
+        if (module, name) == ("autograd_py.serialization", "_session_global"):
+            return _refuse_session_global
         found = _SAFE.get((module, name)) or _user_safe.get((module, name))
         if found is None and (module, name) == ("autograd_py.nn.parameter", "_rebuild_parameter"):
             from .nn.parameter import _rebuild_parameter
             found = _rebuild_parameter
         if found is None:
-            full = _torch_name(module, name)
-            raise _weights_only_error(
-                f"Unsupported global: GLOBAL {full} was not an allowed global by default. Please use "
-                f"`torch.serialization.add_safe_globals([{full}])` or the `torch.serialization.safe_globals"
-                f"([{full}])` context manager to allowlist this global if you trust this class/function.")
+            raise _unsupported_global(_torch_name(module, name))
         return found
 
     def persistent_load(self, pid):
@@ -195,7 +236,11 @@ def load(f, map_location=None, pickle_module=None, *, weights_only=None, mmap=No
         if file.readline().rstrip(b"\n") != _FORMAT.encode():
             raise RuntimeError("torch.load here reads only files written by this torch.save (autograd_py), "
                                "not PyTorch's own checkpoints")
-        return _Unpickler(io.BytesIO(file.read()), weights_only).load()
+        _load_namespace[0] = sys._getframe(1).f_globals
+        try:
+            return _Unpickler(io.BytesIO(file.read()), weights_only).load()
+        finally:
+            _load_namespace[0] = None
 
 
 def add_safe_globals(safe_globals):

@@ -87,3 +87,22 @@ def test_save_to_a_path(tmp_path):
     torch.save(torch.tensor([3.0]), str(tmp_path / "t.pt"))
     assert torch.load(path)["w"].tolist() == [1.0, 2.0]
     assert torch.load(str(tmp_path / "t.pt")).tolist() == [3.0]
+
+
+def test_a_model_class_defined_in_the_playground_saves_and_loads():
+    # As in a script: the class lives in the learner's __main__, which for pickle is not the
+    # interpreter's __main__ here; weights_only refuses it with PyTorch's message naming it.
+    from autograd_py.playground import Session
+
+    session = Session()
+    result = session.run(
+        "import io\nimport torch\nfrom torch import nn\n"
+        "class Net(nn.Module):\n"
+        "    def __init__(self):\n"
+        "        super().__init__()\n"
+        "        self.fc = nn.Linear(2, 1)\n"
+        "buf = io.BytesIO()\ntorch.save(Net(), buf)\nbuf.seek(0)\n"
+        "print(type(torch.load(buf, weights_only=False)) is Net)\nbuf.seek(0)\ntorch.load(buf)\n")
+    assert result["stdout"] == "True\n"
+    assert result["error"]["type"] == "UnpicklingError"
+    assert "Unsupported global: GLOBAL __main__.Net was not an allowed global" in result["error"]["message"]
