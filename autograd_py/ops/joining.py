@@ -50,11 +50,13 @@ def repeat(input, *repeats):
 
 
 class CatBackward0(Node):
+    keeps = ("dim",)
+
     def backward(self, grad):
         from .indexing import narrow
         grads, start = [], 0
         for size in self.sizes:
-            grads.append(narrow(grad, self.dim, start, size))
+            grads.append(narrow(grad, self.axis, start, size))
             start += size
         return tuple(grads)
 
@@ -86,7 +88,7 @@ def cat(tensors, dim=0):
         raise
     if grad_on(*tensors):
         node = CatBackward0()
-        node.dim = d - nd
+        node.dim, node.axis = dim, d - nd
         node.sizes = [t._data.shape[d] if t._data.ndim else 0 for t in tensors]
         record(out, node, tensors)
     return out
@@ -96,8 +98,10 @@ concat = concatenate = cat
 
 
 class StackBackward0(Node):
+    keeps = ("dim",)
+
     def backward(self, grad):
-        return tuple(unbind(grad, self.dim))
+        return tuple(unbind(grad, self.axis))
 
 
 @numpy_names
@@ -115,16 +119,18 @@ def stack(tensors, dim=0):
     out = _make(np.stack([x._data.astype(dt, copy=False) for x in tensors], axis=d))
     if grad_on(*tensors):
         node = StackBackward0()
-        node.dim = d - tensors[0]._data.ndim - 1
+        node.dim, node.axis = dim, d - tensors[0]._data.ndim - 1
         record(out, node, tensors)
     return out
 
 
 class UnbindBackward0(Node):
+    keeps = ("dim",)
+
     def backward(self, *grads):
         shape = batched(next(g for g in grads if g is not None), self.piece)
         grads = [g if g is not None else _make(np.zeros(shape, self.dtype)) for g in grads]
-        return stack(grads, self.dim)
+        return stack(grads, self.axis)
 
 
 @numpy_names
@@ -133,23 +139,27 @@ def unbind(input, dim=0):
     outs = _multi_views(input, [(slice(None),) * d + (i,) for i in range(input._data.shape[d])])
     if grad_on(input):
         node = UnbindBackward0()
-        node.dim, node.dtype = d - input._data.ndim, input._data.dtype
+        node.dim, node.axis, node.dtype = dim, d - input._data.ndim, input._data.dtype
         node.piece = input._data.shape[:d] + input._data.shape[d + 1:]
         record_outputs(outs, node, (input,))
     return tuple(outs)
 
 
-class SplitBackward0(Node):
+class _SplitBackward(Node):
     def backward(self, *grads):
         filled = []
         some = next(g for g in grads if g is not None)
         for g, shape in zip(grads, self.shapes):
             filled.append(g if g is not None else _make(np.zeros(batched(some, shape), self.dtype)))
-        return cat(filled, self.dim)
+        return cat(filled, self.axis)
 
 
-class SplitWithSizesBackward0(SplitBackward0):
-    pass
+class SplitBackward0(_SplitBackward):
+    keeps = ("dim", "self_sym_sizes", "split_size")
+
+
+class SplitWithSizesBackward0(_SplitBackward):
+    keeps = ("dim", "self_sym_sizes", "split_sizes")
 
 
 def split(input, split_size_or_sections, dim=0):
@@ -170,8 +180,9 @@ def split(input, split_size_or_sections, dim=0):
     outs = _multi_views(input, keys)
     if grad_on(input):
         node = SplitBackward0() if isinstance(split_size_or_sections, int) else SplitWithSizesBackward0()
-        node.dim, node.dtype = d - input._data.ndim, input._data.dtype
-        node.shapes = [o._data.shape for o in outs]
+        node.dim, node.axis, node.dtype = dim, d - input._data.ndim, input._data.dtype
+        node.shapes, node.shape = [o._data.shape for o in outs], input._data.shape
+        node.split_size = node.split_sizes = split_size_or_sections
         record_outputs(outs, node, (input,))
     return tuple(outs)
 
@@ -183,15 +194,19 @@ def chunk(input, chunks, dim=0):
 
 
 class FlipBackward0(Node):
+    keeps = ("dims",)
+
     def backward(self, grad):
-        return flip(grad, self.dims)
+        return flip(grad, self.axes)
 
 
 def flip(input, dims):
+    given = dims
     dims = tuple(_wrap_dim(d, input._data.ndim) for d in ((dims,) if isinstance(dims, int) else dims))
     out = _make(np.flip(input._data, dims).copy())
     if grad_on(input):
         node = FlipBackward0()
-        node.dims = tuple(d - input._data.ndim for d in dims)
+        node.dims = (given,) if isinstance(given, int) else tuple(given)
+        node.axes = tuple(d - input._data.ndim for d in dims)
         record(out, node, (input,))
     return out

@@ -332,8 +332,12 @@ def argmin(input, dim=None, keepdim=False):
 
 # ---------------------------------------------------------------------------- gather / scatter
 class GatherBackward0(Node):
+    saves = ("index", "self")
+    keeps = ("dim", "sparse_grad")
+    sparse_grad = False
+
     def backward(self, grad):
-        return scatter_add_into(batched(grad, self.shape), self.dim + batch_ndim[0], self.saved("index"), grad)
+        return scatter_add_into(batched(grad, self.shape), self.axis + batch_ndim[0], self.saved("index"), grad)
 
 
 class ScatterAddBackward0(Node):
@@ -350,8 +354,8 @@ def gather(input, dim, index):
     out = _make(np.take_along_axis(input._data, index._data, axis=d))
     if grad_on(input):
         node = GatherBackward0()
-        node.shape, node.dim = input._data.shape, d
-        node.save(index=index)
+        node.shape, node.dim, node.axis = input._data.shape, dim, d
+        node.save(index=index, self=input)
         record(out, node, (input,))
     return out
 
@@ -374,6 +378,8 @@ def scatter_add_into(shape, dim, index, src):
 
 # ---------------------------------------------------------------------------- statistics and norms
 class VarBackward0(_Reduction):
+    saves = ("self",)
+
     def backward(self, grad):
         x = self.saved("self")
         centred = x - mean(x, self.dims, keepdim=True)
@@ -381,6 +387,8 @@ class VarBackward0(_Reduction):
 
 
 class StdBackward0(_Reduction):
+    saves = ("result", "self")
+
     def backward(self, grad):
         x, result = self.saved("self"), self.saved("result")
         centred = x - mean(x, self.dims, keepdim=True)
@@ -422,6 +430,8 @@ def std(input, dim=None, unbiased=None, keepdim=False, *, correction=None):
 
 
 class LinalgVectorNormBackward0(_Reduction):
+    saves = ("result", "self")
+
     def backward(self, grad):
         x, result = self.saved("self"), self.saved("result")
         r = _expand_back(result, self.shape, self.dims, self.keepdim)
@@ -472,9 +482,11 @@ def norm(input, p="fro", dim=None, keepdim=False, dtype=None):
 
 # ---------------------------------------------------------------------------- cumulative and boolean
 class CumsumBackward0(Node):
+    keeps = ("dim",)
+
     def backward(self, grad):
         from .joining import flip
-        return flip(cumsum(flip(grad, self.dim), self.dim), self.dim)
+        return flip(cumsum(flip(grad, self.axis), self.axis), self.axis)
 
 
 @numpy_names
@@ -484,7 +496,7 @@ def cumsum(input, dim, dtype=None):
     out = _make(np.cumsum(data, axis=d))
     if grad_on(input):
         node = CumsumBackward0()
-        node.dim = d - input._data.ndim
+        node.dim, node.axis = dim, d - input._data.ndim
         record(out, node, (input,))
     return out
 

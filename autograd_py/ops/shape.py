@@ -306,8 +306,10 @@ def squeeze(input, dim=None):
 
 
 class UnsqueezeBackward0(Node):
+    keeps = ("dim",)
+
     def backward(self, grad):
-        return squeeze(grad, self.dim)
+        return squeeze(grad, self.axis)
 
 
 @numpy_names
@@ -317,6 +319,6 @@ def unsqueeze(input, dim):
                       lambda x: unsqueeze(x, d), lambda a: np.expand_dims(a, d))
     if grad_on(input):
         node = UnsqueezeBackward0()
-        node.dim = d - input._data.ndim - 1
+        node.dim, node.axis = dim, d - input._data.ndim - 1
         record(out, node, (input,))
     return out

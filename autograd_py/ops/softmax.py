@@ -8,6 +8,9 @@ from .pointwise import exp
 from .reduction import _dims, _expand_back, _reduced, _Reduction, sum
 
 class LogsumexpBackward0(_Reduction):
+    saves = ("result", "self")
+    keeps = ("dim", "keepdim")
+
     def backward(self, grad):
         x, result = self.saved("self"), self.saved("result")
         r = _expand_back(result, self.shape, self.dims, self.keepdim)
@@ -28,6 +31,7 @@ def logsumexp(input, dim, keepdim=False):
     out = _make(np.asarray(_np_logsumexp(data, dims, keepdim), dtype=data.dtype))
     if grad_on(input):
         node = LogsumexpBackward0()
+        node.dim = (dim,) if isinstance(dim, int) else tuple(dim)
         _reduced(input, dims, keepdim, node, self=input)
         node.save_output(result=out)
         record(out, node, (input,))
