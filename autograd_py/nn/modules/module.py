@@ -6,6 +6,7 @@ from ...node import RemovableHandle, _HookDict
 from ..._tensor import Tensor
 from ..parameter import Parameter
 from . import _state
+from ._backward_hook import ModuleBackwardHooks
 
 
 def typename(obj):
@@ -24,7 +25,7 @@ def _addindent(text, spaces):
     return lines[0] + "\n" + "\n".join(" " * spaces + line for line in lines[1:])
 
 
-class Module:
+class Module(ModuleBackwardHooks):
     """Base class for all neural network modules.
 
     Subclasses set parameters and submodules as attributes in ``__init__`` (after calling
@@ -61,6 +62,8 @@ class Module:
         set_(self, "_modules", OrderedDict())
         set_(self, "_forward_hooks", _HookDict())
         set_(self, "_forward_pre_hooks", _HookDict())
+        set_(self, "_backward_hooks", OrderedDict())
+        set_(self, "_backward_pre_hooks", OrderedDict())
 
     # ---------------------------------------------------------------- forward
     def forward(self, *input):
@@ -71,11 +74,16 @@ class Module:
             result = hook(self, args)
             if result is not None:
                 args = result if isinstance(result, tuple) else (result,)
+        backward_hooks = self.__dict__.get("_backward_hooks") or self.__dict__.get("_backward_pre_hooks")
+        if backward_hooks:
+            bw_hook, args = self._backward_hook_setup(args)
         output = self.forward(*args, **kwargs)
         for hook in list(self._forward_hooks.values()):
             result = hook(self, args, output)
             if result is not None:
                 output = result
+        if backward_hooks:
+            output = self._backward_hook_finish(bw_hook, args, output)
         return output
 
     def register_forward_pre_hook(self, hook):
