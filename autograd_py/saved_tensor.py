@@ -12,6 +12,8 @@ from . import grad_mode
 default_hooks = []
 # The message of the innermost active ``disable_saved_tensors_hooks``, else None.
 disabled_message = [None]
+# ``allow_mutation_on_saved_tensors`` puts a callable here, run with a tensor about to be written in place.
+before_write = [None]
 # Set once any tensor was packed: only then does freeing a node look for packed objects to drop.
 ever_packed = [False]
 

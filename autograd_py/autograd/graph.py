@@ -7,7 +7,7 @@ from .. import saved_tensor as _saved
 from ..node import Node, RemovableHandle
 
 __all__ = ["saved_tensors_hooks", "save_on_cpu", "disable_saved_tensors_hooks", "register_multi_grad_hook",
-           "Node", "increment_version"]
+           "allow_mutation_on_saved_tensors", "Node", "increment_version"]
 
 
 class saved_tensors_hooks:
@@ -223,3 +223,7 @@ def register_multi_grad_hook(tensors, fn, *, mode="all"):
 
         handles = tuple(t.register_hook(wrapped_fn) for t in tensors if t.requires_grad)
     return _MultiHandle(handles)
+
+
+# Last: it builds on saved_tensors_hooks above.
+from .saved_mutation import allow_mutation_on_saved_tensors  # noqa: E402

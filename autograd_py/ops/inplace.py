@@ -6,6 +6,7 @@ then writes the result into the tensor's storage. On a view, the base tensor get
 """
 from .. import grad_mode
 from ..node import Node, SavedTensor, _op_name
+from ..saved_tensor import before_write
 from .base import Tensor, _make, grad_on, np, record
 
 LEAF_MESSAGE = "a leaf Variable that requires grad is being used in an in-place operation."
@@ -39,6 +40,8 @@ def _snapshot(t):
 
 
 def _write(t, data):
+    if before_write[0] is not None:
+        before_write[0](t)
     if data.dtype != t._data.dtype:
         if data.dtype.kind == "f" and t._data.dtype.kind in "biu":
             raise RuntimeError(f"result type {_type_name(data.dtype)} can't be cast to the desired output "
