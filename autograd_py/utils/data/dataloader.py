@@ -69,8 +69,8 @@ class DataLoader:
         # PyTorch draws a base seed for worker processes on every new iterator, even with none.
         empty((), dtype=int64).random_(generator=self.generator)
         if self._iterable:
-            return self._iterate_stream()
-        return (self._fetch(index) for index in indices)
+            return _LoaderIter(self._iterate_stream(), self)
+        return _LoaderIter((self._fetch(index) for index in indices), self)
 
     def _fetch(self, index):
         if not self._auto_collation:
@@ -97,3 +97,24 @@ class DataLoader:
                 return n
             return n // self.batch_size if self.drop_last else -(-n // self.batch_size)
         return len(self.batch_sampler if self.batch_sampler is not None else self.sampler)
+
+
+class _LoaderIter:
+    """What ``iter(loader)`` returns: the batches, and ``len()`` as the loader has it."""
+
+    def __init__(self, batches, loader):
+        self._batches, self._loader = batches, loader
+
+    def __iter__(self):
+        return self
+
+    def __next__(self):
+        return next(self._batches)
+
+    def __len__(self):
+        return len(self._loader)
+
+
+def get_worker_info():
+    """Information about the current worker process: always ``None``, since batches are made here."""
+    return None

@@ -21,6 +21,30 @@ class IterableDataset(Dataset):
     def __iter__(self):
         raise NotImplementedError("Subclasses of IterableDataset should implement __iter__.")
 
+    def __add__(self, other):
+        return ChainDataset([self, other])
+
+
+class ChainDataset(IterableDataset):
+    """The samples of several ``IterableDataset`` streams, one after the other."""
+
+    def __init__(self, datasets):
+        self.datasets = datasets
+
+    def __iter__(self):
+        for d in self.datasets:
+            if not isinstance(d, IterableDataset):
+                raise AssertionError("ChainDataset only supports IterableDataset")
+            yield from d
+
+    def __len__(self):
+        total = 0
+        for d in self.datasets:
+            if not isinstance(d, IterableDataset):
+                raise AssertionError("ChainDataset only supports IterableDataset")
+            total += len(d)
+        return total
+
 
 class TensorDataset(Dataset):
     """Samples are the rows of tensors that share their first dimension.

@@ -82,6 +82,38 @@ class RandomSampler(Sampler):
         return self.num_samples
 
 
+class WeightedRandomSampler(Sampler):
+    """``num_samples`` indices drawn with probabilities proportional to ``weights``.
+
+    Args:
+        weights (sequence): one non-negative weight per index.
+        num_samples (int): how many indices to draw.
+        replacement (bool, optional): draw with replacement. Defaults to ``True``.
+        generator (Generator, optional): the generator to use.
+    """
+
+    def __init__(self, weights, num_samples, replacement=True, generator=None):
+        from ... import as_tensor, double
+
+        if not isinstance(num_samples, int) or isinstance(num_samples, bool) or num_samples <= 0:
+            raise ValueError(f"num_samples should be a positive integer value, but got num_samples={num_samples}")
+        if not isinstance(replacement, bool):
+            raise ValueError(f"replacement should be a boolean value, but got replacement={replacement}")
+        weights = as_tensor(weights, dtype=double)
+        if len(weights.shape) != 1:
+            raise ValueError(f"weights should be a 1d sequence but given weights have shape {tuple(weights.shape)}")
+        self.weights, self.num_samples = weights, num_samples
+        self.replacement, self.generator = replacement, generator
+
+    def __iter__(self):
+        from ...random.factories import multinomial
+
+        yield from multinomial(self.weights, self.num_samples, self.replacement, generator=self.generator).tolist()
+
+    def __len__(self):
+        return self.num_samples
+
+
 class SubsetRandomSampler(Sampler):
     """The given indices in a random order."""
 
