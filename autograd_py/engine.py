@@ -5,6 +5,7 @@ PyTorch's order: a leaf's AccumulateGrad first, then the most recently created n
 """
 import heapq
 import itertools
+from typing import NamedTuple
 
 from . import grad_mode
 from .hooks import run_post_hooks, run_pre_hooks, run_tensor_pre_hooks
@@ -53,8 +54,22 @@ class GraphTask:
 current_task = [None]
 
 
+class GradientEdge(NamedTuple):
+    """Where a tensor's gradient is computed (``torch.autograd.graph.get_gradient_edge``); ``grad``
+    accepts one in place of the tensor."""
+
+    node: object
+    output_nr: int
+    ownership_token: object = None
+
+
+GradientEdge.__module__ = "torch.autograd.graph"
+
+
 def gradient_edge(t):
-    """The (node, output_nr) a gradient for tensor ``t`` flows into."""
+    """The (node, output_nr) a gradient for tensor ``t`` (or a GradientEdge) flows into."""
+    if t.__class__ is GradientEdge:
+        return (t.node, t.output_nr)
     if t._grad_fn is not None:
         return (t._grad_fn, t._output_nr)
     return (t._get_accumulator(), 0)

@@ -19,7 +19,7 @@ CREATE_GRAPH_WARNING = (
 def _as_tuple(x):
     if x is None:
         return (None,)
-    if isinstance(x, Tensor):
+    if isinstance(x, (Tensor, engine.GradientEdge)):
         return (x,)
     return tuple(x)
 
@@ -157,7 +157,7 @@ def grad(outputs, inputs, grad_outputs=None, retain_graph=None, create_graph=Fal
         retain_graph = create_graph
     _check_roots(outputs)
     for t in inputs:
-        if not t._requires_grad:
+        if not isinstance(t, engine.GradientEdge) and not t._requires_grad:
             raise RuntimeError("One of the differentiated Tensors does not require grad")
     result = engine.run_backward(list(outputs), grads, retain_graph, create_graph, inputs=list(inputs),
                                  accumulate=False)

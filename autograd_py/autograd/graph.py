@@ -4,10 +4,11 @@ import functools
 
 from .. import engine
 from .. import saved_tensor as _saved
+from ..engine import GradientEdge
 from ..node import Node, RemovableHandle
 
 __all__ = ["saved_tensors_hooks", "save_on_cpu", "disable_saved_tensors_hooks", "register_multi_grad_hook",
-           "allow_mutation_on_saved_tensors", "Node", "increment_version"]
+           "allow_mutation_on_saved_tensors", "Node", "GradientEdge", "get_gradient_edge", "increment_version"]
 
 
 class saved_tensors_hooks:
@@ -119,6 +120,22 @@ def disable_saved_tensors_hooks(error_message):
         yield
     finally:
         _saved.disabled_message[0] = previous
+
+
+def get_gradient_edge(tensor):
+    """The edge where the gradient of ``tensor`` is computed: ``autograd.grad(loss, edge)`` equals
+    ``autograd.grad(loss, tensor)``, and keeps working once ``tensor`` itself is gone.
+
+    Args:
+        tensor (Tensor): a tensor that requires grad.
+
+    Returns:
+        GradientEdge: its ``grad_fn`` (a leaf's ``AccumulateGrad``) and ``output_nr``.
+    """
+    if not tensor.requires_grad:
+        raise RuntimeError("It is not possible to get the gradient edge for a Tensor that does not require "
+                           "gradients")
+    return GradientEdge(_grad_fn_or_accumulator(tensor), tensor._output_nr)
 
 
 def increment_version(tensor):
