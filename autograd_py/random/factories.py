@@ -9,6 +9,7 @@ import numpy as np
 
 from .. import dtypes
 from .._tensor import Size, Tensor, _make
+from ..devices import as_device
 from . import samplers as S
 
 D = S.D
@@ -74,6 +75,7 @@ def rand(*args, size=None, generator=None, out=None, dtype=None, layout=None, de
         >>> torch.rand(3)
         tensor([0.4963, 0.7682, 0.0885])
     """
+    as_device(device)
     t = _empty(_size(args, size, "rand"), dtype)
     return _finish(S.uniform_(t, generator=generator), requires_grad, out)
 
@@ -88,6 +90,7 @@ def randn(*args, size=None, generator=None, out=None, dtype=None, layout=None, d
         >>> torch.randn(3)
         tensor([ 1.5410, -0.2934, -2.1788])
     """
+    as_device(device)
     t = _empty(_size(args, size, "randn"), dtype)
     return _finish(S.normal_(t, generator=generator), requires_grad, out)
 
@@ -119,6 +122,7 @@ def randint(*args, size=None, generator=None, out=None, dtype=None, layout=None,
                         " * (int low, int high, tuple of ints size, *, torch.Generator generator, "
                         "Tensor out = None, torch.dtype dtype = None, torch.layout layout = None, "
                         "torch.device device = None, bool pin_memory = False, bool requires_grad = False)\n")
+    as_device(device)
     t = _empty(_size((), size, "randint"), dtype, dtypes.int64)
     return _finish(S.random_(t, int(low), int(high), generator=generator), requires_grad, out)
 
@@ -133,6 +137,7 @@ def randperm(n, *, generator=None, out=None, dtype=None, layout=None, device=Non
         >>> torch.randperm(4)
         tensor([0, 1, 3, 2])
     """
+    as_device(device)
     if n < 0:
         raise RuntimeError(f"Trying to create tensor with negative dimension {n}: [{n}]")
     perm = D.randperm(S._gen(generator), int(n))
@@ -150,6 +155,7 @@ def normal(mean=0.0, std=1.0, size=None, *, generator=None, out=None, dtype=None
         >>> torch.normal(2.0, 3.0, size=(2,))
         tensor([6.6230, 1.1197])
     """
+    as_device(device)
     mean_t, std_t = isinstance(mean, Tensor), isinstance(std, Tensor)
     if not mean_t and not std_t:
         if size is None:
@@ -188,7 +194,8 @@ def bernoulli(input, p=None, *, generator=None, out=None):
 def _like(fn, name):
     def like(input, *, dtype=None, layout=None, device=None, requires_grad=False, memory_format=None,
              generator=None):
-        return fn(input._data.shape, dtype=dtype or input.dtype, requires_grad=requires_grad, generator=generator)
+        return fn(input._data.shape, dtype=dtype or input.dtype, device=device, requires_grad=requires_grad,
+                  generator=generator)
     like.__name__ = like.__qualname__ = name
     like.__doc__ = f"``{fn.__name__}`` with the shape (and by default the dtype) of ``input``."
     return like
@@ -203,8 +210,8 @@ def randint_like(input, low=0, high=None, *, dtype=None, layout=None, device=Non
     """``randint`` with the shape (and by default the dtype) of ``input``."""
     if high is None:
         low, high = 0, low
-    return randint(low, high, input._data.shape, dtype=dtype or input.dtype, requires_grad=requires_grad,
-                   generator=generator)
+    return randint(low, high, input._data.shape, dtype=dtype or input.dtype, device=device,
+                   requires_grad=requires_grad, generator=generator)
 
 
 def multinomial(input, num_samples, replacement=False, *, generator=None, out=None):

@@ -225,4 +225,11 @@ EXPRESSIONS = [
     'len(torch.utils.data.ConcatDataset([range(2), range(3)]))',
     'torch.utils.data.ConcatDataset([range(2), range(3)])[3]',
     'torch.utils.data.Subset(range(10), [3, 5])[1]',
+    'torch.rand(2, device="cuda")',
+    'torch.randn(2, 3, device="cuda")',
+    'torch.randint(3, (2,), device="cuda")',
+    'torch.randperm(3, device="cuda")',
+    'torch.normal(0., 1., (2,), device="cuda")',
+    'torch.randn_like(torch.ones(2), device="cuda")',
+    'torch.randint_like(torch.ones(2), 5, device="cuda")',
 ]
