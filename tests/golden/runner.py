@@ -50,7 +50,7 @@ def reset_torch_state():
 
     Snippets run one after another in a single process (the playground does
     the same), so grad mode must start enabled for every snippet.  Print
-    options and default dtype are reset only when the module offers them, so
+    options, default dtype and default device are reset only when the module offers them, so
     that a missing convenience does not mask the real comparison.
     """
     torch = sys.modules.get("torch")
@@ -63,6 +63,9 @@ def reset_torch_state():
     set_default_dtype = getattr(torch, "set_default_dtype", None)
     if set_default_dtype is not None:
         set_default_dtype(torch.float32)
+    set_default_device = getattr(torch, "set_default_device", None)
+    if set_default_device is not None:
+        set_default_device(None)
 
 
 def run_source(source, filename="<snippet>"):
