@@ -120,3 +120,37 @@ def test_torch_docs_sort_example_with_a_custom_function():
     assert not i.requires_grad
     (s * torch.tensor([1.0, 10.0, 100.0])).sum().backward()
     assert v.grad.tolist() == [100.0, 1.0, 10.0]
+
+
+@pytest.mark.parametrize("seed", range(20))
+def test_gcc_selection_picks_the_k_best_values(seed):
+    from autograd_py.ops._stl_select import topk_row
+    rng = np.random.default_rng(seed)
+    n = int(rng.integers(1, 300))
+    values = rng.integers(0, 4, n).astype(float).tolist()
+    k = int(rng.integers(1, n + 1))
+    for largest in (True, False):
+        for ordered in (True, False):
+            picked = topk_row(values, k, largest, ordered)
+            assert len(set(picked)) == k
+            chosen = [values[i] for i in picked]
+            assert sorted(chosen) == sorted(sorted(values, reverse=largest)[:k])
+            if ordered:
+                assert chosen == sorted(chosen, reverse=largest)
+
+
+def test_topk_without_ties_is_the_sorted_prefix_and_unsorted_keeps_the_set():
+    x = torch.tensor([[0.3, -1.0, 2.5, 0.9, 1.7], [4.0, 3.0, -2.0, 0.0, 1.0]])
+    top = x.topk(3)
+    expected = np.argsort(-x.numpy(), axis=1)[:, :3]
+    assert top.indices.tolist() == expected.tolist()
+    loose = x.topk(3, sorted=False)
+    assert [sorted(r) for r in loose.indices.tolist()] == [sorted(r) for r in expected.tolist()]
+
+
+def test_value_selecting_backward_is_a_scatter_node_under_create_graph():
+    w = torch.tensor([[3., 1., 2.], [0., 5., 4.]], requires_grad=True)
+    for values in (w.max(1).values, w.sort(1).values, w.topk(2).values):
+        g, = torch.autograd.grad((values ** 2).sum(), w, create_graph=True)
+        assert type(g.grad_fn).__name__ == "ScatterBackward0"
+        assert g.grad_fn.next_functions[0] == (None, 0)

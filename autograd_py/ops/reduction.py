@@ -226,7 +226,7 @@ class MaxBackward0(_Reduction):
         d, nb = self.dims[0], batch_ndim[0]
         if not self.keepdim:
             grad, index = unsqueeze(grad, d + nb), unsqueeze(index, d)
-        return scatter_add_into(batched(grad, self.shape), d + nb, index, grad)
+        return scatter_into(batched(grad, self.shape), d + nb, index, grad)
 
 
 class MinBackward0(MaxBackward0):
@@ -357,6 +357,27 @@ def gather(input, dim, index):
         node.shape, node.dim, node.axis = input._data.shape, dim, d
         node.save(index=index, self=input)
         record(out, node, (input,))
+    return out
+
+
+class ScatterBackward0(Node):
+    supports_batched = False
+
+    def backward(self, grad):
+        return None, gather(grad, self.dim, self.saved("index"))
+
+
+def scatter_into(shape, dim, index, src):
+    """``zeros(shape).scatter_(dim, index, src)``: how PyTorch puts back the gradient of values picked
+    once each (``max(dim)``, ``sort``, ``topk``: its value_selecting_reduction_backward)."""
+    data = np.zeros(shape, dtype=src._data.dtype)
+    np.put_along_axis(data, np.broadcast_to(index._data, src._data.shape), src._data, axis=dim)
+    out = _make(data)
+    if grad_on(src):
+        node = ScatterBackward0()
+        node.dim = dim
+        node.save(index=index)
+        record(out, node, (None, src))
     return out
 
 

@@ -8,7 +8,8 @@ from ..node import Node
 from ..signatures import numpy_names
 from .._tensor import _wrap_dim
 from .base import _make, batch_ndim, batched, grad_on, np, record
-from .reduction import _RETURN_TYPES, scatter_add_into
+from ._stl_select import topk_row
+from .reduction import _RETURN_TYPES, scatter_into
 
 
 class SortBackward0(Node):
@@ -18,7 +19,7 @@ class SortBackward0(Node):
     def backward(self, grad):
         if not self.shape:
             return grad
-        return scatter_add_into(batched(grad, self.shape), self.axis + batch_ndim[0], self.saved("indices"), grad)
+        return scatter_into(batched(grad, self.shape), self.axis + batch_ndim[0], self.saved("indices"), grad)
 
 
 class SortBackward1(SortBackward0):
@@ -40,13 +41,12 @@ def _order(data, axis, descending):
     return np.moveaxis(np.lexsort(moved, axis=-1), -1, axis)
 
 
-def _sorted(input, dim, descending, node_cls, k=None):
+def _sorted(input, dim, node_cls, order):
+    """Values and indices of ``input`` taken along ``dim`` in ``order(data, axis)``'s index order."""
     data = input._data
     flat = data.reshape(1) if data.ndim == 0 else data
     d = _wrap_dim(dim, data.ndim)
-    idx = _order(flat, d, descending)
-    if k is not None:
-        idx = np.take(idx, np.arange(k), axis=d)
+    idx = order(flat, d)
     values = np.take_along_axis(flat, idx, axis=d).reshape(idx.shape if data.ndim else ())
     indices = _make(idx.reshape(values.shape).astype(np.int64))
     out = _make(values)
@@ -56,6 +56,22 @@ def _sorted(input, dim, descending, node_cls, k=None):
         node.save(indices=indices)
         record(out, node, (input,))
     return out, indices
+
+
+def _topk_order(data, axis, k, largest, sorted):
+    """PyTorch's topk positions: NumPy's order where it is the same, GCC's selection where ties
+    (or ``sorted=False``) make the algorithm show."""
+    moved = np.moveaxis(data, axis, -1)
+    rows = moved.reshape(-1, moved.shape[-1])
+    idx = np.array(np.moveaxis(_order(data, axis, largest), axis, -1).reshape(rows.shape)[:, :k])
+    if k:
+        ascending = np.sort(rows, axis=-1)
+        tied = ascending[:, 1:] == ascending[:, :-1]
+        if rows.dtype.kind == "f":
+            tied |= np.isnan(ascending[:, 1:]) & np.isnan(ascending[:, :-1])
+        for r in np.flatnonzero(tied.any(axis=-1) if sorted else np.ones(len(rows), dtype=bool)):
+            idx[r] = topk_row(rows[r].tolist(), k, largest, sorted)
+    return np.moveaxis(idx.reshape(moved.shape[:-1] + (k,)), -1, axis)
 
 
 _STABLE_NOT_GIVEN = object()
@@ -77,7 +93,7 @@ def sort(input, dim=-1, descending=False, *, stable=_STABLE_NOT_GIVEN):
     """
     # Passing ``stable`` at all picks PyTorch's other overload (sort.stable), hence the other node name.
     node_cls = SortBackward0 if stable is _STABLE_NOT_GIVEN else SortBackward1
-    values, indices = _sorted(input, dim, descending, node_cls)
+    values, indices = _sorted(input, dim, node_cls, lambda data, axis: _order(data, axis, descending))
     return _RETURN_TYPES["sort"](values, indices)
 
 
@@ -99,11 +115,13 @@ def topk(input, k, dim=-1, largest=True, sorted=True):
 
     Returns:
         ``torch.return_types.topk(values, indices)``; ``values`` has ``grad_fn=<TopkBackward0>``.
-        Tied values come in their original order, which PyTorch's partial sort does not promise.
+        Which of several tied values come back, and in what order (``sorted=False``), is what
+        PyTorch's CPU kernel gives: GCC's ``nth_element``/``partial_sort``, repeated step for step.
     """
     d = _wrap_dim(dim, input._data.ndim)
     size = input._data.shape[d] if input._data.ndim else 1
     if not 0 <= k <= size:
         raise RuntimeError("selected index k out of range")
-    values, indices = _sorted(input, dim, largest, TopkBackward0, k)
+    values, indices = _sorted(input, dim, TopkBackward0,
+                              lambda data, axis: _topk_order(data, axis, k, largest, sorted))
     return _RETURN_TYPES["topk"](values, indices)
