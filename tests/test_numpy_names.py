@@ -29,6 +29,10 @@ PAIRS = {
     "select": (lambda t: t.select(axis=1, index=2), lambda t: t.select(dim=1, index=2)),
     "index_select": (lambda t: t.index_select(axis=1, index=torch.tensor([2, 0])),
                      lambda t: t.index_select(dim=1, index=torch.tensor([2, 0]))),
+    "index_add": (lambda t: t.index_add(axis=1, index=torch.tensor([0, 0, 2]), source=t),
+                  lambda t: t.index_add(dim=1, index=torch.tensor([0, 0, 2]), source=t)),
+    "sort": (lambda t: t.sort(axis=0).values, lambda t: t.sort(dim=0).values),
+    "topk": (lambda t: t.topk(2, axis=1).values, lambda t: t.topk(2, dim=1).values),
     "input alias a": (lambda t: torch.sum(a=t), lambda t: torch.sum(input=t)),
     "input alias x": (lambda t: torch.mean(x=t, axis=1), lambda t: torch.mean(input=t, dim=1)),
 }

@@ -319,6 +319,7 @@ class IndexAddBackward0(Node):
         return g_self, (g_source if self.alpha == 1 else g_source * self.alpha)
 
 
+@numpy_names
 def index_add(input, dim, index, source, *, alpha=1):
     """``input`` with ``alpha * source`` added at ``index`` along ``dim`` (repeated indices add up).
 
