@@ -87,7 +87,7 @@ def allow_mutation_on_saved_tensors():
         ...     a = torch.ones(2, 3, requires_grad=True)
         ...     b = a.clone()
         ...     out = (b**2).sum()
-        ...     b.sin_()
+        ...     _ = b.sin_()
         ...     out.sum().backward()
         >>> a.grad
         tensor([[2., 2., 2.],
