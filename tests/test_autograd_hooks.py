@@ -221,3 +221,34 @@ def test_once_differentiable_result_refuses_a_second_differentiation():
     assert g.grad_fn.name() == "Error"
     with pytest.raises(RuntimeError, match="@once_differentiable"):
         g.sum().backward()
+
+
+def _graph_nodes(outputs):
+    seen, stack = set(), [o.grad_fn for o in outputs if o.grad_fn is not None]
+    while stack:
+        node = stack.pop()
+        if node is None or node in seen:
+            continue
+        seen.add(node)
+        stack.extend(n for n, _ in node.next_functions)
+    return seen
+
+
+def test_every_declared_saved_name_of_every_op_table_node_resolves():
+    from op_table import OPS
+    rng = np.random.default_rng(0)
+    checked = 0
+    for row in OPS:
+        shapes = row.shapes[0]
+        tensors = [T.tensor(a, requires_grad=True) for a in row.make_inputs(rng, shapes)]
+        out = row.op(T, *tensors)
+        outs = [o for o in (out if isinstance(out, (tuple, list)) else [out]) if o.requires_grad]
+        for node in _graph_nodes(outs):
+            for name in (n for n in dir(node) if n.startswith("_saved_")):
+                value = getattr(node, name)
+                assert value is None or isinstance(value, (T.Tensor, bool, int, float, str, tuple)), (row.name, name)
+                checked += 1
+            for name in (n for n in dir(node) if n.startswith("_raw_saved_")):
+                raw = getattr(node, name)
+                assert raw.unpack() is None or isinstance(raw.unpack(), T.Tensor), (row.name, name)
+    assert checked > 100
