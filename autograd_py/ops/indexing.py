@@ -46,13 +46,40 @@ def _batched_key(key):
     return (slice(None),) * batch_ndim[0] + key
 
 
-class SelectBackward0(Node):
+class _ViewIndexBackward(Node):
+    """Basic indexing along one dim; ``key`` is ``(:,) * dim + (item, ...)``."""
+
     def backward(self, grad):
         return embed(grad, batched(grad, self.shape), _batched_key(self.key))
 
+    @property
+    def dim(self):
+        return len(self.key) - 2
 
-class SliceBackward0(SelectBackward0):
-    pass
+
+class SelectBackward0(_ViewIndexBackward):
+    keeps = ("dim", "index", "self_sym_sizes")
+
+    @property
+    def index(self):
+        return self.key[-2]
+
+
+class SliceBackward0(_ViewIndexBackward):
+    keeps = ("dim", "end", "self_sym_sizes", "start", "step")
+
+    @property
+    def start(self):
+        return self.key[-2].start or 0
+
+    @property
+    def end(self):
+        stop = self.key[-2].stop
+        return 2 ** 63 - 1 if stop is None else stop
+
+    @property
+    def step(self):
+        return self.key[-2].step or 1
 
 
 class IndexBackward0(Node):
