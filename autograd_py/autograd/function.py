@@ -179,7 +179,7 @@ class Function(metaclass=FunctionMeta):
         is_tuple = isinstance(output, tuple)
         outputs = list(output) if is_tuple else [output]
         record = grad_mode.is_grad_enabled() and any(t._requires_grad for t in tensor_args)
-        to_save = _tensors_to_save(ctx)
+        _check_to_save(ctx)
         non_diff = {id(t) for t in _checked(ctx, "_non_differentiable", "mark_non_differentiable only accepts "
                                             "variable arguments, but got ")}
         dirty = _bump_dirty(ctx)
@@ -205,7 +205,6 @@ class Function(metaclass=FunctionMeta):
         returned = {id(o) for o in outputs}
         if any(key not in returned for key in dirty):
             raise RuntimeError(DIRTY_NOT_RETURNED)
-        ctx._to_save = to_save
         if ctx._to_save and record:
             ctx._vars = {"tensors": [SavedTensor(t, is_output=t._grad_fn is ctx) if isinstance(t, Tensor) else t
                                       for t in ctx._to_save]}
@@ -220,12 +219,11 @@ def _checked(ctx, attr, message):
     return values
 
 
-def _tensors_to_save(ctx):
+def _check_to_save(ctx):
     for i, t in enumerate(ctx._to_save):
         if t is not None and not isinstance(t, Tensor):
             raise TypeError(f"save_for_backward can only save variables, but argument {i} is of type "
                             f"{type(t).__name__}")
-    return ctx._to_save
 
 
 def _bump_dirty(ctx):
