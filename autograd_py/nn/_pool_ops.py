@@ -76,13 +76,12 @@ def _max_pool(x, kernel, stride, padding, dilation, out, behind):
     """Max of each window and its flat index into the (unpadded) H*W plane; ties go to the first
     element, NaN wins (the last one), and a window of only -inf points at its first real element."""
     low = -np.inf if x.dtype.kind == "f" else np.iinfo(x.dtype).min
-    cols = K.windows(K.pad_spatial(x, padding, behind, value=low), kernel, stride, dilation)
-    cols = cols[..., :out[0], :out[1], :, :]
-    flat = cols.reshape(cols.shape[:-2] + (-1,))
-    local = flat.argmax(-1)
-    values = np.take_along_axis(flat, local[..., None], -1)[..., 0]
+    cols = K.im2col(K.pad_spatial(x, padding, behind, value=low), kernel, stride, dilation, out)
+    flat = cols.reshape(x.shape[:-2] + (-1,) + out)
+    local = flat.argmax(-3)
+    values = np.take_along_axis(flat, local[..., None, :, :], -3)[..., 0, :, :]
     if x.dtype.kind == "f" and np.isnan(values).any():
-        last_nan = flat.shape[-1] - 1 - np.isnan(flat[..., ::-1]).argmax(-1)
+        last_nan = flat.shape[-3] - 1 - np.isnan(flat[..., ::-1, :, :]).argmax(-3)
         local = np.where(np.isnan(values), last_nan, local)
     rows, cols_ = (np.arange(o) * s - p for o, s, p in zip(out, stride, padding))
     kh, kw = np.divmod(local, kernel[1])
@@ -189,8 +188,7 @@ def _divisors(x, kernel, stride, padding, out, count_include_pad, divisor_overri
 
 
 def _avg_pool(x, kernel, stride, padding, out, behind, divisor):
-    cols = K.windows(K.pad_spatial(x, padding, behind), kernel, stride, (1, 1))[..., :out[0], :out[1], :, :]
-    summed = cols.sum(axis=(-2, -1))
+    summed = K.im2col(K.pad_spatial(x, padding, behind), kernel, stride, (1, 1), out).sum(axis=(-4, -3))
     if x.dtype.kind == "f":
         return (summed / np.asarray(divisor, dtype=x.dtype)).astype(x.dtype)
     return np.trunc(summed / divisor).astype(x.dtype)
