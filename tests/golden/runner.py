@@ -19,6 +19,7 @@ differ between runs.
 
 import builtins
 import contextlib
+import gc
 import io
 import json
 import re
@@ -92,6 +93,11 @@ def run_source(source, filename="<snippet>"):
                 exception = {"type": type(e).__name__,
                              "message": normalise(str(e))}
     reset_torch_state()
+    # A snippet's leftovers (an open TemporaryDirectory, say) must warn now, unseen, and not
+    # inside the next snippet, which would then seem to emit a warning PyTorch never gave.
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        gc.collect()
     return {
         "stdout": normalise(out.getvalue()).split("\n"),
         "exception": exception,
