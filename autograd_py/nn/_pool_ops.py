@@ -28,6 +28,13 @@ def _pair(value, op, what, allow_empty=False):
     raise RuntimeError(f"{op}: dilation must be either a single int, or a tuple of two ints")
 
 
+def _shown(value):
+    """An int-list argument as the node shows it: an int doubled, an omitted stride as ()."""
+    if value is None:
+        return ()
+    return (value, value) if isinstance(value, int) else tuple(value)
+
+
 def _out_size(size, k, s, p, d, ceil_mode):
     """pooling_output_shape: floor (or ceil) division, and no window may start in the right padding."""
     if s == 0:
@@ -135,6 +142,7 @@ def max_pool2d_with_indices(input, kernel_size, stride=None, padding=0, dilation
                             return_indices=True):
     """``max_pool2d`` returning ``(values, indices)``; see ``max_pool2d``."""
     op = "max_pool2d"
+    stride_arg, padding_arg, dilation_arg = stride, padding, dilation
     kernel = _pair(kernel_size, op, "kernel_size")
     stride = _pair(stride, op, "stride", allow_empty=True) if stride is not None else None
     stride = kernel if stride is None else stride
@@ -147,7 +155,8 @@ def max_pool2d_with_indices(input, kernel_size, stride=None, padding=0, dilation
     result, indices = _make(np.ascontiguousarray(values)), _make(flat_index.astype(np.int64))
     if grad_on(input):
         node = MaxPool2DWithIndicesBackward0()
-        node.kernel_size, node.stride, node.padding, node.dilation = kernel, stride, padding, dilation
+        node.kernel_size, node.stride = _shown(kernel_size), _shown(stride_arg)
+        node.padding, node.dilation = _shown(padding_arg), _shown(dilation_arg)
         node.ceil_mode = bool(ceil_mode)
         node.save(self=input, result1=indices)
         record(result, node, (input,))
@@ -221,8 +230,7 @@ class AvgPool2DBackwardBackward0(Node):
 
 
 def avg_pool2d_backward(grad, input, params):
-    out = _make(_avg_spread(grad._data, input._data.shape, params.kernel_size, params.stride, params.padding,
-                            params.divisor))
+    out = _make(_avg_spread(grad._data, input._data.shape, *params.geometry, params.divisor))
     if grad_on(grad, input):
         node = AvgPool2DBackwardBackward0()
         node.__dict__.update(params.__dict__)
@@ -233,8 +241,7 @@ def avg_pool2d_backward(grad, input, params):
 
 def _avg_pool2d(input, params):
     x = input._data
-    out = _make(_avg_pool(x, params.kernel_size, params.stride, params.padding, params.out, params.behind,
-                          params.divisor))
+    out = _make(_avg_pool(x, *params.geometry, params.out, params.behind, params.divisor))
     if grad_on(input):
         node = AvgPool2DBackward0()
         node.__dict__.update(params.__dict__)
@@ -266,6 +273,7 @@ def avg_pool2d(input, kernel_size, stride=None, padding=0, ceil_mode=False, coun
         tensor([[[[2.5000]]]])
     """
     op = "avg_pool2d"
+    stride_arg, padding_arg = stride, padding
     kernel = _pair(kernel_size, op, "kernel_size")
     stride = _pair(stride, op, "stride", allow_empty=True) if stride is not None else None
     stride = kernel if stride is None else stride
@@ -278,7 +286,9 @@ def avg_pool2d(input, kernel_size, stride=None, padding=0, ceil_mode=False, coun
                          f"{max(x.ndim, 1) - 1}], but got -3)")
     out, behind = _geometry(x, kernel, stride, padding, (1, 1), ceil_mode, op)
     p = _AvgParams()
-    p.kernel_size, p.stride, p.padding, p.ceil_mode = kernel, stride, padding, bool(ceil_mode)
+    p.geometry = kernel, stride, padding
+    p.kernel_size, p.stride, p.padding = _shown(kernel_size), _shown(stride_arg), _shown(padding_arg)
+    p.ceil_mode = bool(ceil_mode)
     p.count_include_pad, p.divisor_override = bool(count_include_pad), divisor_override
     p.out, p.behind = out, behind
     p.divisor = _divisors(x, kernel, stride, padding, out, count_include_pad, divisor_override)
