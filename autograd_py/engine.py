@@ -171,6 +171,7 @@ def run_backward(roots, root_grads, keep_graph, create_graph, inputs=None, accum
     heappop, heappush = heapq.heappop, heapq.heappush
     prev_mode = grad_mode._state[0]
     grad_mode._state[0] = create_graph
+    packed = ever_packed  # a local: read once per node
     prev_task = current_task[0]
     current_task[0] = GraphTask(deps, needed, captures, accumulate)
     try:
@@ -217,7 +218,7 @@ def run_backward(roots, root_grads, keep_graph, create_graph, inputs=None, accum
                           "freed": not keep_graph and node._vars is not None})
             if not keep_graph and node._vars is not None:
                 node._freed = True
-                if ever_packed[0]:
+                if packed[0]:
                     node._release()
             for (nxt, nr), g in zip(node._next_functions, out):
                 if nxt is None or (needed is not None and nxt not in needed):

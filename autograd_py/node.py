@@ -212,7 +212,13 @@ class Node:
         if value is None:
             return UndefinedSaved()
         if value.__class__ is not SavedTensor:
-            value = saved[name] = SavedTensor(_wrapped_number(value), wrapped_number=True)
+            # PyTorch never shows a wrapped Python number (``x * 2``) to the saved-tensor hooks.
+            hooks = default_hooks[:]
+            del default_hooks[:]
+            try:
+                value = saved[name] = SavedTensor(_wrapped_number(value))
+            finally:
+                default_hooks[:] = hooks
         value.owner = weakref.ref(self)
         return value
 

@@ -58,7 +58,7 @@ class SavedTensor:
     __slots__ = ("tensor", "array", "counter", "version", "output_nr", "cls", "is_output", "shape",
                  "hooks", "packed", "grad_fn", "accumulator", "requires_grad", "owner", "__weakref__")
 
-    def __init__(self, tensor, is_output=False, wrapped_number=False):
+    def __init__(self, tensor, is_output=False):
         self.counter = tensor._version_counter
         if self.counter.__class__ is not list and grad_mode._state[0]:
             raise RuntimeError(grad_mode.INFERENCE_SAVED)
@@ -72,8 +72,7 @@ class SavedTensor:
             self.cls = tensor.__class__
         else:
             self.tensor = tensor
-        # PyTorch never shows a wrapped Python number (``x * 2``) to the hooks.
-        if default_hooks and not wrapped_number:
+        if default_hooks:
             self._pack(default_hooks[-1], tensor, tensor)
 
     # --- hooks --------------------------------------------------------------------------------
