@@ -61,7 +61,8 @@ def numel(input):
 
 
 _LAZY_SUBMODULES = ("nn", "optim", "cuda", "accelerator", "backends", "serialization", "utils")
-_LAZY_FUNCTIONS = {"save": "serialization", "load": "serialization"}
+_LAZY_FUNCTIONS = {"save": "serialization", "load": "serialization", "conv1d": "nn.functional",
+                   "conv2d": "nn.functional", "max_pool2d": "nn.functional"}
 
 
 def __getattr__(name):
