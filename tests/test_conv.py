@@ -1,0 +1,82 @@
+"""Convolution and pooling beyond the op table: third-order gradients, the double-backward graph,
+the input-gradient skip, modules and the vectorized Jacobian."""
+import numpy as np
+import pytest
+
+import autograd_py as T
+from autograd_py.autograd import gradcheck, gradgradcheck
+from conv_refs import np_conv
+
+F = T.nn.functional
+
+
+def _double(*shape, seed=0):
+    return T.tensor(np.random.default_rng(seed).uniform(-1, 1, shape), dtype=T.float64, requires_grad=True)
+
+
+@pytest.mark.filterwarnings("ignore:Using padding='same' with even kernel lengths")
+@pytest.mark.parametrize("kwargs", [dict(stride=2, padding=1), dict(dilation=2, groups=2), dict(padding="same")])
+def test_conv_gradient_of_gradient_is_differentiable_again(kwargs):
+    # grad of a conv is ConvolutionBackwardBackward0, whose backward is made of convolutions again:
+    # gradgradcheck on a function that already returns a gradient checks the third order.
+    x, w, b = _double(1, 2, 5, 4), _double(2, 2 // kwargs.get("groups", 1), 3, 2, seed=1), _double(2, seed=2)
+
+    def grad_of_loss(x, w, b):
+        y = F.conv2d(x, w, b, **kwargs)
+        return T.autograd.grad((y * y).sum(), (x, w, b), create_graph=True)
+
+    assert gradcheck(grad_of_loss, (x, w, b))
+    assert gradgradcheck(grad_of_loss, (x, w, b))
+
+
+def test_double_backward_graph_has_pytorchs_nodes():
+    x, w = _double(1, 2, 5, 5), _double(3, 2, 3, 3, seed=1)
+    gx, gw = T.autograd.grad(F.conv2d(x, w).pow(2).sum(), (x, w), create_graph=True)
+    assert type(gx.grad_fn).__name__ == "ConvolutionBackwardBackward0"
+    assert gx.grad_fn is gw.grad_fn
+    assert (gx.grad_fn.next_functions[1][0].variable, gx.grad_fn.next_functions[2][0].variable) == (x, w)
+    g, = T.autograd.grad(F.max_pool2d(x, 2).sum(), x, create_graph=True)
+    assert type(g.grad_fn).__name__ == "MaxPool2DWithIndicesBackwardBackward0"
+    g, = T.autograd.grad(F.avg_pool2d(x, 2).sum(), x, create_graph=True)
+    assert type(g.grad_fn).__name__ == "AvgPool2DBackwardBackward0"
+    g, = T.autograd.grad(F.adaptive_avg_pool2d(x, 2).sum(), x, create_graph=True)
+    assert type(g.grad_fn).__name__ == "AdaptiveAvgPool2DBackwardBackward0"
+
+
+def test_backward_skips_the_input_gradient_of_an_image():
+    # The first layer's input needs no gradient: its edge is (None, 0) and backward only fills weight and bias.
+    conv = T.nn.Conv2d(1, 2, 3)
+    y = conv(T.ones(1, 1, 5, 5))
+    assert y.grad_fn.next_functions[0] == (None, 0)
+    y.sum().backward()
+    np.testing.assert_allclose(conv.bias.grad.numpy(), [9.0, 9.0])
+    np.testing.assert_allclose(conv.weight.grad.numpy(), np.full((2, 1, 3, 3), 9.0))
+
+
+def test_conv_module_matches_functional_and_reference():
+    T.manual_seed(0)
+    conv = T.nn.Conv2d(4, 6, (3, 2), stride=(2, 1), padding=1, dilation=(1, 2), groups=2)
+    x = T.randn(2, 4, 7, 6)
+    expected = np_conv(x.numpy().astype(np.float64), conv.weight.detach().numpy().astype(np.float64),
+                       conv.bias.detach().numpy().astype(np.float64), (2, 1), 1, (1, 2), 2)
+    np.testing.assert_allclose(conv(x).detach().numpy(), expected, rtol=1e-5, atol=1e-5)
+    bound = 1 / np.sqrt(2 * 3 * 2)
+    assert np.abs(conv.weight.detach().numpy()).max() <= bound
+    assert np.abs(conv.bias.detach().numpy()).max() <= bound
+
+
+def test_vectorized_jacobian_through_conv_and_pool_matches_row_by_row():
+    x, w = _double(1, 2, 5, 5), _double(3, 2, 3, 3, seed=1)
+
+    def f(x):
+        return F.avg_pool2d(F.max_pool2d(F.conv2d(x, w, padding=1), 2, stride=1), 2)
+
+    rows = T.autograd.functional.jacobian(f, x)
+    batched = T.autograd.functional.jacobian(f, x, vectorize=True)
+    np.testing.assert_allclose(batched.numpy(), rows.numpy())
+
+
+def test_max_pool_gradient_sums_where_windows_overlap():
+    x = T.tensor([[[[0., 0., 0.], [0., 9., 0.], [0., 0., 0.]]]], requires_grad=True)
+    F.max_pool2d(x, 2, stride=1).sum().backward()
+    np.testing.assert_array_equal(x.grad.numpy()[0, 0], [[0, 0, 0], [0, 4, 0], [0, 0, 0]])
