@@ -4,7 +4,7 @@ PyTorch's CPU kernels (``aten/src/ATen/native/cpu/RangeFactoriesKernel.cpp``) fi
 every element: ``arange`` works in double precision for floats, in blocks of one 32-byte vector
 (x86 AVX2) that each start from a rounded base; ``linspace`` steps from ``start`` for the first
 half and back from ``end`` for the second, in the output's own type. Both are compiled with fused
-multiply-adds, which :func:`_fma` reproduces.
+multiply-adds, which :func:`autograd_py._fp.fma64` reproduces.
 """
 import math
 import numbers
@@ -12,37 +12,12 @@ import numbers
 import numpy as np
 
 from . import dtypes
+from ._fp import fma64
 from .devices import as_device
 from .signatures import invalid_combination
 
 _VECTOR_BYTES = 32  # one AVX2 register: 8 float32 or 4 float64 lanes
 _MISSING = object()
-
-
-def _split(x):
-    # Veltkamp's split into two halves of 26 bits, so products of halves are exact.
-    t = 134217729.0 * x
-    hi = t - (t - x)
-    return hi, x - hi
-
-
-def _fma(a, b, c):
-    """``a * b + c`` rounded once (a fused multiply-add), on float64 arrays.
-
-    The product is split exactly into ``p + e`` (Dekker) and ``p + c`` into ``s + t`` (Knuth), so
-    only the final sum rounds.
-    """
-    a, b, c = (np.asarray(v, dtype=np.float64) for v in (a, b, c))
-    p = a * b
-    ah, al = _split(a)
-    bh, bl = _split(b)
-    e = ((ah * bh - p) + ah * bl + al * bh) + al * bl
-    s = p + c
-    bb = s - p
-    t = (p - (s - bb)) + (c - bb)
-    with np.errstate(invalid="ignore"):
-        out = s + (t + e)
-    return np.where(np.isfinite(p) & np.isfinite(c), out, p + c)
 
 
 def _number(value, name, position, fn):
@@ -120,11 +95,11 @@ def _arange_values(start, end, step, np_dtype):
         return (start + step * idx).astype(np_dtype)
     lanes = _VECTOR_BYTES // np_dtype.itemsize
     vectorised = (n // (2 * lanes)) * 2 * lanes  # the rest is done one element at a time
-    out = _fma(step, idx, start).astype(np_dtype)
+    out = fma64(step, idx, start).astype(np_dtype)
     head = idx[:vectorised]
     lane = head % lanes
-    base = _fma(step, head - lane, start).astype(np_dtype).astype(np.float64)
-    out[:vectorised] = _fma(step, lane, base).astype(np_dtype)
+    base = fma64(step, head - lane, start).astype(np_dtype).astype(np.float64)
+    out[:vectorised] = fma64(step, lane, base).astype(np_dtype)
     return out
 
 
@@ -180,11 +155,11 @@ def _linspace_values(start, end, steps, np_dtype):
         # Integer outputs step in double precision from the integer endpoints.
         lo, hi = float(int(start)), float(int(end))
         step = (hi - lo) / (steps - 1)
-        values = np.where(first, _fma(step, idx, lo), _fma(-step, back, hi))
+        values = np.where(first, fma64(step, idx, lo), fma64(-step, back, hi))
         return np.trunc(values).astype(np_dtype)
     lo, hi = np_dtype.type(start), np_dtype.type(end)
     step = (hi - lo) / np_dtype.type(steps - 1)  # in the output's precision, as PyTorch does
-    values = np.where(first, _fma(float(step), idx, float(lo)), _fma(-float(step), back, float(hi)))
+    values = np.where(first, fma64(float(step), idx, float(lo)), fma64(-float(step), back, float(hi)))
     return values.astype(np_dtype)
 
 

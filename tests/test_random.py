@@ -91,7 +91,7 @@ def _exact(values, np_dtype):
 
 
 def test_fused_multiply_add_emulation_rounds_once():
-    from autograd_py.random import _fp
+    from autograd_py import _fp
     rng = np.random.default_rng(0)
     a, b, c = (rng.standard_normal(2000) * 2.0 ** rng.integers(-30, 30, 2000) for _ in range(3))
     for cast, fma, np_dtype in ((np.float32, _fp.fma32, np.float32), (np.float64, _fp.fma64, np.float64)):

@@ -7,7 +7,8 @@ import math
 
 import numpy as np
 
-from . import _avx_math, _fp
+from .. import _fp
+from . import _avx_math
 
 _MASK24, _MASK53 = np.uint64((1 << 24) - 1), np.uint64((1 << 53) - 1)
 _TWO_PI = 2.0 * math.pi

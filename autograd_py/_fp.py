@@ -1,5 +1,7 @@
 """Exact float arithmetic PyTorch's CPU kernels rely on: fused multiply-add and libm calls.
 
+Shared by the random samplers (``random/distributions.py``) and the range factories (``ranges.py``).
+
 PyTorch's kernels are compiled with FMA contraction, so ``x * s + m`` is rounded once. NumPy has no
 fma, so these emulate it: a float32 fma in float64 (the product of two float32 is exact there), and
 a float64 fma with Dekker's error-free product. Transcendentals that must match the C library go
@@ -63,7 +65,12 @@ def fma64(a, b, c):
     s = p + c
     bb = s - p
     t = (p - (s - bb)) + (c - bb)
-    return s + (t + e)
+    with np.errstate(invalid="ignore"):
+        out = s + (t + e)
+    if out.ndim == 0:
+        return out if np.isfinite(p) and np.isfinite(c) else p + c
+    # The error terms of an infinite product or addend are nan: such a sum is just p + c.
+    return np.where(np.isfinite(p) & np.isfinite(c), out, p + c)
 
 
 def libm(fn, x):
