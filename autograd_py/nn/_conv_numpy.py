@@ -76,7 +76,8 @@ def conv_input_grad(grad, weight, in_spatial, stride, padding, dilation, groups)
         grad = spread
     f, cg = weight.shape[:2]
     flipped = weight[(Ellipsis,) + (slice(None, None, -1),) * nd]
-    turned = flipped.reshape((groups, f // groups, cg) + kernel).swapaxes(1, 2).reshape((groups * cg, f // groups) + kernel)
+    turned = flipped.reshape((groups, f // groups, cg) + kernel).swapaxes(1, 2)
+    turned = turned.reshape((groups * cg, f // groups) + kernel)
     full = conv_forward(grad, turned, (1,) * nd, tuple(d * (k - 1) for k, d in zip(kernel, dilation)), dilation, groups)
     # Positions past the last window (floor division of the output size) get no gradient.
     short = tuple(max(0, size + 2 * p - have) for size, p, have in zip(in_spatial, padding, full.shape[2:]))

@@ -1,4 +1,4 @@
-"""``F.max_pool2d``, ``F.avg_pool2d`` and ``F.adaptive_avg_pool2d`` with PyTorch's nodes.
+"""``F.max_pool2d`` and ``F.avg_pool2d`` with PyTorch's nodes.
 
 Each pooling has a backward primitive (``MaxPool2DWithIndicesBackwardBackward0``, ...) whose own
 backward pools again, so ``create_graph`` works; as in PyTorch, the gradient of a pooling backward
@@ -50,7 +50,7 @@ def _out_size(size, k, s, p, d, ceil_mode):
     return out
 
 
-def _shape_check(x, kernel, stride, dilation, out, op):
+def _shape_check(x, kernel, stride, dilation, out):
     if kernel[0] <= 0 or kernel[1] <= 0:
         raise RuntimeError(f"kernel size should be greater than zero, but got kH: {kernel[0]} kW: {kernel[1]}")
     if stride[0] <= 0 or stride[1] <= 0:
@@ -68,10 +68,10 @@ def _shape_check(x, kernel, stride, dilation, out, op):
                            "Output size is too small")
 
 
-def _geometry(x, kernel, stride, padding, dilation, ceil_mode, op):
+def _geometry(x, kernel, stride, padding, dilation, ceil_mode):
     out = tuple(_out_size(n, k, s, p, d, ceil_mode)
                 for n, k, s, p, d in zip(x.shape[-2:], kernel, stride, padding, dilation))
-    _shape_check(x, kernel, stride, dilation, out, op)
+    _shape_check(x, kernel, stride, dilation, out)
     # Enough padding behind for the last window, which in ceil mode may reach past the input's padding.
     behind = tuple(max(p, (o - 1) * s + d * (k - 1) + 1 - n - p)
                    for n, k, s, p, d, o in zip(x.shape[-2:], kernel, stride, padding, dilation, out))
@@ -80,26 +80,34 @@ def _geometry(x, kernel, stride, padding, dilation, ceil_mode, op):
 
 # ---------------------------------------------------------------------------- max_pool2d
 def _max_pool(x, kernel, stride, padding, dilation, out, behind):
-    """Max of each window and its flat index into the (unpadded) H*W plane; ties go to the first
-    element, NaN wins (the last one), and a window of only -inf points at its first real element."""
-    low = -np.inf if x.dtype.kind == "f" else np.iinfo(x.dtype).min
-    cols = K.im2col(K.pad_spatial(x, padding, behind, value=low), kernel, stride, dilation, out)
-    flat = cols.reshape(x.shape[:-2] + (-1,) + out)
-    local = flat.argmax(-3)
-    values = np.take_along_axis(flat, local[..., None, :, :], -3)[..., 0, :, :]
-    if x.dtype.kind == "f" and np.isnan(values).any():
-        last_nan = flat.shape[-3] - 1 - np.isnan(flat[..., ::-1, :, :]).argmax(-3)
-        local = np.where(np.isnan(values), last_nan, local)
-    rows, cols_ = (np.arange(o) * s - p for o, s, p in zip(out, stride, padding))
-    kh, kw = np.divmod(local, kernel[1])
-    h = rows[:, None] + kh * dilation[0]
-    w = cols_[None, :] + kw * dilation[1]
-    if (values == low).any():
-        first_h = rows + dilation[0] * np.maximum(0, -(rows // dilation[0]))
-        first_w = cols_ + dilation[1] * np.maximum(0, -(cols_ // dilation[1]))
-        h = np.where(values == low, first_h[:, None], h)
-        w = np.where(values == low, first_w[None, :], w)
-    return values, h * x.shape[-1] + w
+    """Max of each window and its flat index into the (unpadded) H*W plane.
+
+    PyTorch's loop, run for all windows at once, one kernel element at a time: the index starts at
+    the window's first real element and moves only to a strictly larger value or to a NaN, so ties
+    keep the first, the last NaN wins and padding (the lowest value) never does.
+    """
+    floating = x.dtype.kind == "f"
+    low = -np.inf if floating else np.iinfo(x.dtype).min
+    xp = K.pad_spatial(x, padding, behind, value=low)
+    rows, cols = (np.arange(o) * s - p for o, s, p in zip(out, stride, padding))
+    first_h = rows + dilation[0] * np.maximum(0, -(rows // dilation[0]))
+    first_w = cols + dilation[1] * np.maximum(0, -(cols // dilation[1]))
+    width = x.shape[-1]
+    best = np.full(x.shape[:-2] + out, low, x.dtype)
+    local = np.full(best.shape, -1, np.int32)  # the kernel element holding the max; -1: none yet
+    nan_possible = floating and np.isnan(x).any()
+    for k, (kh, kw) in enumerate(np.ndindex(*kernel)):
+        h0, w0 = kh * dilation[0], kw * dilation[1]
+        value = xp[..., h0:h0 + stride[0] * (out[0] - 1) + 1:stride[0], w0:w0 + stride[1] * (out[1] - 1) + 1:stride[1]]
+        better = value > best
+        if nan_possible:
+            better |= np.isnan(value)
+        np.copyto(best, value, where=better)
+        np.putmask(local, better, k)
+    offsets = np.array([kh * dilation[0] * width + kw * dilation[1] for kh, kw in np.ndindex(*kernel)] + [0])
+    start = rows[:, None] * width + cols[None, :]
+    first = first_h[:, None] * width + first_w[None, :]
+    return best, np.where(local < 0, first, start + offsets[local])
 
 
 class MaxPool2DWithIndicesBackward0(Node):
@@ -150,7 +158,7 @@ def max_pool2d_with_indices(input, kernel_size, stride=None, padding=0, dilation
     x = input._data
     if x.ndim not in (3, 4):
         raise RuntimeError("non-empty 3D or 4D (batch mode) tensor expected for input")
-    out, behind = _geometry(x, kernel, stride, padding, dilation, ceil_mode, op)
+    out, behind = _geometry(x, kernel, stride, padding, dilation, ceil_mode)
     values, flat_index = _max_pool(x, kernel, stride, padding, dilation, out, behind)
     result, indices = _make(np.ascontiguousarray(values)), _make(flat_index.astype(np.int64))
     if grad_on(input):
@@ -284,7 +292,7 @@ def avg_pool2d(input, kernel_size, stride=None, padding=0, ceil_mode=False, coun
     if x.ndim < 3:
         raise IndexError(f"Dimension out of range (expected to be in range of [{-max(x.ndim, 1)}, "
                          f"{max(x.ndim, 1) - 1}], but got -3)")
-    out, behind = _geometry(x, kernel, stride, padding, (1, 1), ceil_mode, op)
+    out, behind = _geometry(x, kernel, stride, padding, (1, 1), ceil_mode)
     p = _AvgParams()
     p.geometry = kernel, stride, padding
     p.kernel_size, p.stride, p.padding = _shown(kernel_size), _shown(stride_arg), _shown(padding_arg)
@@ -293,92 +301,3 @@ def avg_pool2d(input, kernel_size, stride=None, padding=0, ceil_mode=False, coun
     p.out, p.behind = out, behind
     p.divisor = _divisors(x, kernel, stride, padding, out, count_include_pad, divisor_override)
     return _avg_pool2d(input, p)
-
-
-# ---------------------------------------------------------------------------- adaptive_avg_pool2d
-def _adaptive_matrix(size, out, dtype):
-    """(out, size): row ``o`` averages input positions floor(o*size/out) .. ceil((o+1)*size/out) - 1."""
-    o = np.arange(out)
-    start = (o * size) // out
-    end = -((-(o + 1) * size) // out)
-    pos = np.arange(size)
-    inside = (pos[None, :] >= start[:, None]) & (pos[None, :] < end[:, None])
-    return (inside / (end - start)[:, None]).astype(dtype)
-
-
-def _adaptive(x, out_hw):
-    ph = _adaptive_matrix(x.shape[-2], out_hw[0], x.dtype)
-    pw = _adaptive_matrix(x.shape[-1], out_hw[1], x.dtype)
-    return np.matmul(np.matmul(ph, x), pw.T)
-
-
-class AdaptiveAvgPool2DBackward0(Node):
-    saves = ("self",)
-    supports_batched = False
-
-    def backward(self, grad):
-        return adaptive_avg_pool2d_backward(grad, self.saved("self"))
-
-
-class AdaptiveAvgPool2DBackwardBackward0(Node):
-    supports_batched = False
-
-    def backward(self, grad):
-        return _adaptive_avg_pool2d(grad, self.out_hw), _make(np.zeros(self.input_shape, grad._data.dtype))
-
-
-def adaptive_avg_pool2d_backward(grad, input):
-    x, g = input._data, grad._data
-    ph = _adaptive_matrix(x.shape[-2], g.shape[-2], g.dtype)
-    pw = _adaptive_matrix(x.shape[-1], g.shape[-1], g.dtype)
-    out = _make(np.ascontiguousarray(np.matmul(np.matmul(ph.T, g), pw)))
-    if grad_on(grad, input):
-        node = AdaptiveAvgPool2DBackwardBackward0()
-        node.out_hw, node.input_shape = g.shape[-2:], x.shape
-        record(out, node, (grad, input))
-    return out
-
-
-def _adaptive_avg_pool2d(input, out_hw):
-    x = input._data
-    if x.ndim not in (3, 4):
-        raise RuntimeError(f"adaptive_avg_pool2d(): Expected 3D or 4D tensor, but got {list(x.shape)}")
-    if x.dtype.kind != "f":
-        raise NotImplementedError(f"\"adaptive_avg_pool2d\" not implemented for '{input.dtype.legacy_name[:-6]}'")
-    out = _make(np.ascontiguousarray(_adaptive(x, out_hw)))
-    if grad_on(input):
-        node = AdaptiveAvgPool2DBackward0()
-        node.save(self=input)
-        record(out, node, (input,))
-    return out
-
-
-def adaptive_avg_pool2d(input, output_size):
-    """Averages ``(N, C, H, W)`` or ``(C, H, W)`` down to ``output_size`` with windows PyTorch's way
-    (``grad_fn=<AdaptiveAvgPool2DBackward0>``; an output of 1x1 is a ``mean``, as in PyTorch).
-
-    Args:
-        input (Tensor): the input.
-        output_size (int or tuple): ``(H_out, W_out)``; ``None`` keeps that input size.
-
-    Example::
-
-        >>> F.adaptive_avg_pool2d(torch.arange(16.).view(1, 4, 4), 2)
-        tensor([[[ 2.5000,  4.5000],
-                 [10.5000, 12.5000]]])
-    """
-    if isinstance(output_size, int):
-        size = [output_size, output_size]
-    else:
-        if len(input.shape) <= len(output_size):
-            raise ValueError(f"Input dimension should be at least {len(output_size) + 1}")
-        defaults = tuple(input.shape)[-len(output_size):]
-        size = [d if v is None else v for v, d in zip(output_size, defaults)]
-    if len(size) != 2:
-        raise RuntimeError("adaptive_avg_pool2d: output_size must be 2")
-    if size[0] < 0 or size[1] < 0:
-        raise RuntimeError("adaptive_avg_pool2d: elements of output_size must be greater than or equal to 0 but "
-                           f"received {{{size[0]}, {size[1]}}}")
-    if size == [1, 1]:
-        return input.mean((-1, -2), keepdim=True)
-    return _adaptive_avg_pool2d(input, tuple(size))

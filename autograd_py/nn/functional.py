@@ -12,13 +12,14 @@ from ..ops import softmax as _SM
 from ..ops.base import Tensor, _make, np
 from ..ops.linalg import addmm, matmul, mm
 from ..ops.shape import expand, reshape, t
+from ._adaptive_pool_ops import adaptive_avg_pool2d
 from ._activation_ops import constant_pad_nd, elu as _elu, gelu, leaky_relu as _leaky_relu, leaky_relu_ as _leaky_relu_
 from ._activation_ops import silu as _silu, softplus
 from ._conv_ops import conv1d, conv2d
 from ._embedding import embedding
 from ._losses import (binary_cross_entropy, binary_cross_entropy_with_logits, cross_entropy, l1_loss, mse_loss,
                       nll_loss, smooth_l1_loss)
-from ._pool_ops import adaptive_avg_pool2d, avg_pool2d, max_pool2d, max_pool2d_with_indices
+from ._pool_ops import avg_pool2d, max_pool2d, max_pool2d_with_indices
 
 __all__ = ["relu", "relu_", "leaky_relu", "elu", "gelu", "silu", "softplus", "sigmoid", "tanh", "softmax",
            "log_softmax", "linear", "embedding", "dropout", "one_hot", "pad", "mse_loss", "l1_loss", "smooth_l1_loss",
