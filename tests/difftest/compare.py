@@ -1,0 +1,122 @@
+"""Compare two captures block by line by token, and name the first difference's cause.
+
+Numbers compare with a tolerance set by the line's dtype (float64: rtol 1e-10, atol 1e-12;
+anything else: rtol 1e-5, atol 1e-6); every other token compares exactly, whitespace aside.
+"""
+import math
+import re
+from dataclasses import dataclass
+
+_TOKEN = re.compile(r"[A-Za-z_][A-Za-z_0-9.]*|[-+]?(?:\d+\.\d*|\.\d+|\d+)(?:[eE][-+]?\d+)?|\S")
+_NUMBER = re.compile(r"[-+]?(?:\d+\.\d*|\.\d+|\d+)(?:[eE][-+]?\d+)?$")
+_ERROR = re.compile(r"^[A-Z]\w*(?:Error|Exception) ")
+_VAR = re.compile(r"\b(?:v|g|gg)\d+\b")
+_NUMBERS = re.compile(r"[-+]?(?:\d+\.\d*|\.\d+|\d+)(?:[eE][-+]?\d+)?")
+
+# Severity order of the report: wrong numbers first, names last.
+CATEGORIES = ["value", "crash", "error", "names", "warning"]
+TITLES = {"value": "Wrong values", "crash": "Crashes where PyTorch runs",
+          "error": "Wrong or missing errors", "names": "Names, reprs and graph structure",
+          "warning": "Warnings"}
+
+
+@dataclass
+class Divergence:
+    """The first place two captures differ."""
+
+    category: str
+    detail: str      # the cause without program-specific numbers and names
+    block: int
+    label: str       # the ``# label`` of the block that printed it
+    expected: str    # PyTorch's line ('' when it has none)
+    actual: str      # autograd_py's line
+
+    def signature(self):
+        return self.category, self.detail
+
+
+def tolerance(line):
+    return (1e-10, 1e-12) if "float64" in line and "float32" not in line else (1e-5, 1e-6)
+
+
+def _same_number(a, b, rtol, atol):
+    x, y = float(a), float(b)
+    return x == y or math.isclose(x, y, rel_tol=rtol, abs_tol=atol)
+
+
+def lines_match(expected, actual):
+    """Return (match, only_numbers_differ) for two printed lines."""
+    if expected == actual:
+        return True, False
+    a, b = _TOKEN.findall(expected), _TOKEN.findall(actual)
+    if len(a) != len(b):
+        return False, False
+    rtol, atol = tolerance(expected)
+    numeric_only = True
+    match = True
+    for k, (x, y) in enumerate(zip(a, b)):
+        if x == y:
+            continue
+        if _NUMBER.match(x) and _NUMBER.match(y) and not _is_counter(a, k):
+            if not _same_number(x, y, rtol, atol):
+                match = False
+        else:
+            return False, False
+    return match, numeric_only and not match
+
+
+def _is_counter(tokens, k):
+    """A number that counts (``version 2``) must match exactly and is metadata, not a value."""
+    return k > 0 and tokens[k - 1] == "version"
+
+
+def template(line):
+    """A line with its numbers and variable names blanked, to group like messages together."""
+    text = _NUMBERS.sub("#", _VAR.sub("v#", line.strip()))
+    return text[:160]
+
+
+def _first_token_difference(expected, actual):
+    a, b = _TOKEN.findall(expected), _TOKEN.findall(actual)
+    for k, (x, y) in enumerate(zip(a, b)):
+        if x != y and (_is_counter(a, k) or not (_NUMBER.match(x) and _NUMBER.match(y))):
+            field = next((t for t in reversed(a[:k]) if t in ("grad_fn", "next", "leaf", "rg", "version")), "")
+            return f"{field} {x} vs {y}".strip()
+    return template(expected) + " vs " + template(actual)
+
+
+def classify(expected, actual, label):
+    """Name the cause of one differing pair of lines."""
+    e_err, a_err = bool(_ERROR.match(expected)), bool(_ERROR.match(actual))
+    if e_err and a_err:
+        return "error", f"{template(expected)} | ours: {template(actual)}"
+    if e_err:
+        return "error", f"missing error: {template(expected)}"
+    if a_err:
+        return "crash", f"{template(actual)}"
+    if expected.startswith("warning") or actual.startswith("warning"):
+        return "warning", f"{template(expected) or '(none)'} | ours: {template(actual) or '(none)'}"
+    match, numeric = lines_match(expected, actual)
+    if numeric:
+        field = "grad" if ".grad" in expected.split(" ", 1)[0] or expected.startswith(("g", "hook")) else "value"
+        return "value", field
+    return "names", _first_token_difference(expected, actual)
+
+
+def compare(expected_blocks, actual_blocks, blocks):
+    """Return the first :class:`Divergence` between two captures, or ``None`` when they agree."""
+    for k, (exp, act) in enumerate(zip(expected_blocks, actual_blocks)):
+        if exp == act:
+            continue
+        e_lines, a_lines = exp.splitlines(), act.splitlines()
+        for j in range(max(len(e_lines), len(a_lines))):
+            e = e_lines[j] if j < len(e_lines) else ""
+            a = a_lines[j] if j < len(a_lines) else ""
+            if lines_match(e, a)[0]:
+                continue
+            label = blocks[k].splitlines()[0].lstrip("# ").strip()
+            category, detail = classify(e, a, label)
+            return Divergence(category, detail, k, label, e, a)
+    if len(expected_blocks) != len(actual_blocks):
+        return Divergence("crash", "block count", min(len(expected_blocks), len(actual_blocks)), "", "", "")
+    return None

@@ -1,0 +1,59 @@
+"""Group shrunk divergences by cause and write them as markdown, most severe first."""
+from collections import defaultdict
+
+from .compare import CATEGORIES, TITLES
+
+_SKIP_LABELS = {"leaf", "grads"}
+
+
+def group_key(divergence, shrunk):
+    """Category and cause; for wrong values (whose line is often a gradient, far from the op at
+    fault) also the ops left in the minimal program."""
+    if divergence.category == "value":
+        ops = sorted({b.splitlines()[0].lstrip("# ") for b in shrunk} - _SKIP_LABELS)
+        return divergence.category, divergence.detail, " + ".join(ops)
+    return divergence.category, divergence.detail, ""
+
+
+def _where(key, entries):
+    if key[2]:
+        return key[2]
+    labels = sorted({e[1].label for e in entries})
+    return ", ".join(labels[:6]) + (", ..." if len(labels) > 6 else "")
+
+
+def group(found):
+    """``found``: list of (program id, divergence, shrunk blocks) -> {key: [entries]}."""
+    groups = defaultdict(list)
+    for entry in found:
+        groups[group_key(entry[1], entry[2])].append(entry)
+    order = sorted(groups, key=lambda k: (CATEGORIES.index(k[0]), -len(groups[k]), k))
+    return [(key, groups[key]) for key in order]
+
+
+def markdown(groups, summary):
+    """The report: ``summary`` lines, a table of groups, then one minimal program per group."""
+    out = ["# Differential testing report: autograd_py against PyTorch 2.13", ""]
+    out += summary + [""]
+    out += ["| # | kind | cause | where | programs |", "|---|---|---|---|---|"]
+    for n, (key, entries) in enumerate(groups, 1):
+        category, detail, where = key[0], key[1], _where(key, entries)
+        out.append(f"| {n} | {category} | `{_cell(detail)}` | {_cell(where)} | {len(entries)} |")
+    for category in CATEGORIES:
+        chosen = [(n, g) for n, g in enumerate(groups, 1) if g[0][0] == category]
+        if not chosen:
+            continue
+        out += ["", f"## {TITLES[category]} ({sum(len(g[1]) for _, g in chosen)} programs)"]
+        for n, (key, entries) in chosen:
+            detail, where = key[1], _where(key, entries)
+            pid, divergence, shrunk = min(entries, key=lambda e: (sum(len(b) for b in e[2]), e[0]))
+            ids = ", ".join(str(e[0]) for e in entries[:8]) + (" ..." if len(entries) > 8 else "")
+            out += ["", f"### {n}. {detail} ({where}): {len(entries)} program(s)", "",
+                    f"Programs: {ids}. Minimal program from {pid}:", "", "```python"]
+            out += ["\n".join(shrunk), "```", "", "```text",
+                    f"torch: {divergence.expected[:600]}", f"ours:  {divergence.actual[:600]}", "```"]
+    return "\n".join(out) + "\n"
+
+
+def _cell(text):
+    return text.replace("|", "\\|").replace("`", "'")[:140]
