@@ -38,7 +38,7 @@ class ConvolutionBackwardBackward0(Node):
     linear in grad_output and in one of input/weight, so each gradient is again a convolution."""
 
     saves = ("grad_output", "input", "weight")
-    keeps = _PARAMS
+    keeps = _PARAMS[1:]
     num_outputs = 3
     supports_batched = False
 
