@@ -7,8 +7,9 @@ import math
 import re
 from dataclasses import dataclass
 
-_TOKEN = re.compile(r"[A-Za-z_][A-Za-z_0-9.]*|[-+]?(?:\d+\.\d*|\.\d+|\d+)(?:[eE][-+]?\d+)?|\S")
-_NUMBER = re.compile(r"[-+]?(?:\d+\.\d*|\.\d+|\d+)(?:[eE][-+]?\d+)?$")
+_NUM = r"[-+]?(?:(?:nan|inf)\b|(?:\d+\.\d*|\.\d+|\d+)(?:[eE][-+]?\d+)?)"
+_TOKEN = re.compile(_NUM + r"|[A-Za-z_][A-Za-z_0-9.]*|\S")
+_NUMBER = re.compile(_NUM + "$")
 _ERROR = re.compile(r"^[A-Z]\w*(?:Error|Exception) ")
 _VAR = re.compile(r"\b(?:v|g|gg)\d+\b")
 _NUMBERS = re.compile(r"[-+]?(?:\d+\.\d*|\.\d+|\d+)(?:[eE][-+]?\d+)?")
@@ -41,6 +42,8 @@ def tolerance(line):
 
 def _same_number(a, b, rtol, atol):
     x, y = float(a), float(b)
+    if math.isnan(x) or math.isnan(y):
+        return math.isnan(x) and math.isnan(y)
     return x == y or math.isclose(x, y, rel_tol=rtol, abs_tol=atol)
 
 
@@ -97,10 +100,23 @@ def classify(expected, actual, label):
     if expected.startswith("warning") or actual.startswith("warning"):
         return "warning", f"{template(expected) or '(none)'} | ours: {template(actual) or '(none)'}"
     match, numeric = lines_match(expected, actual)
+    field = "grad" if ".grad" in expected.split(" ", 1)[0] or expected.startswith(("g", "hook")) else "value"
     if numeric:
-        field = "grad" if ".grad" in expected.split(" ", 1)[0] or expected.startswith(("g", "hook")) else "value"
         return "value", field
+    if _differs_before_graph(expected, actual):
+        return "value", field + " dtype/shape"
     return "names", _first_token_difference(expected, actual)
+
+
+def _differs_before_graph(expected, actual):
+    """In a ``show`` line, a difference before ``grad_fn`` is in the dtype, shape or values."""
+    a, b = _TOKEN.findall(expected), _TOKEN.findall(actual)
+    if "grad_fn" not in a:
+        return False
+    stop = a.index("grad_fn")
+    return a[:stop] != b[:stop] and not all(
+        x == y or (_NUMBER.match(x) and _NUMBER.match(y)) for x, y in zip(a[:stop], b[:stop])) or (
+        len(b) > stop and b[stop] != "grad_fn")
 
 
 def compare(expected_blocks, actual_blocks, blocks):
