@@ -10,7 +10,8 @@ from . import functional, init, parameter, utils
 from .modules import (BCELoss, BCEWithLogitsLoss, CrossEntropyLoss, Dropout, ELU, Embedding, Flatten, GELU,
                       Identity, L1Loss, LeakyReLU, Linear, LogSoftmax, Module, ModuleDict, ModuleList, MSELoss,
                       NLLLoss, ReLU, Sequential, SiLU, Sigmoid, SmoothL1Loss, Softmax, Softplus, Tanh)
-from .modules import AdaptiveAvgPool2d, AvgPool2d, Conv1d, Conv2d, MaxPool2d
+from .modules import (AdaptiveAvgPool1d, AdaptiveAvgPool2d, AvgPool1d, AvgPool2d, Conv1d, Conv2d, MaxPool1d,
+                      MaxPool2d)
 from .parameter import Parameter
 from .parallel import DataParallel
 from . import parallel
@@ -19,4 +20,4 @@ __all__ = ["Parameter", "functional", "init", "utils", "Module", "Sequential", "
            "Linear", "Identity", "Flatten", "Embedding", "ReLU", "LeakyReLU", "ELU", "GELU", "SiLU", "Softplus",
            "Sigmoid", "Tanh", "Softmax", "LogSoftmax", "Dropout", "MSELoss", "L1Loss", "SmoothL1Loss",
            "CrossEntropyLoss", "NLLLoss", "BCELoss", "BCEWithLogitsLoss", "Conv1d", "Conv2d", "MaxPool2d", "AvgPool2d",
-           "AdaptiveAvgPool2d", "DataParallel", "parallel"]
+           "AdaptiveAvgPool2d", "DataParallel", "parallel", "MaxPool1d", "AvgPool1d", "AdaptiveAvgPool1d"]

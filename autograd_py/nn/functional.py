@@ -19,12 +19,14 @@ from ._conv_ops import conv1d, conv2d
 from ._embedding import embedding
 from ._losses import (binary_cross_entropy, binary_cross_entropy_with_logits, cross_entropy, l1_loss, mse_loss,
                       nll_loss, smooth_l1_loss)
+from ._pool1d_ops import adaptive_avg_pool1d, avg_pool1d, max_pool1d
 from ._pool_ops import avg_pool2d, max_pool2d, max_pool2d_with_indices
 
 __all__ = ["relu", "relu_", "leaky_relu", "elu", "gelu", "silu", "softplus", "sigmoid", "tanh", "softmax",
            "log_softmax", "linear", "embedding", "dropout", "one_hot", "pad", "mse_loss", "l1_loss", "smooth_l1_loss",
            "cross_entropy", "nll_loss", "binary_cross_entropy", "binary_cross_entropy_with_logits", "conv1d", "conv2d",
-           "max_pool2d", "max_pool2d_with_indices", "avg_pool2d", "adaptive_avg_pool2d"]
+           "max_pool2d", "max_pool2d_with_indices", "avg_pool2d", "adaptive_avg_pool2d", "max_pool1d", "avg_pool1d",
+           "adaptive_avg_pool1d"]
 
 
 def _expect_tensor(value, fn, name, position):

@@ -1,4 +1,4 @@
-"""``MaxPool2d``, ``AvgPool2d`` and ``AdaptiveAvgPool2d`` (see their functions in ``nn.functional``)."""
+"""Max, average and adaptive average pooling in 1-D and 2-D (see their functions in ``nn.functional``)."""
 from .. import functional as F
 from .module import Module
 
@@ -90,3 +90,52 @@ class AdaptiveAvgPool2d(Module):
 
     def extra_repr(self):
         return f"output_size={self.output_size}"
+
+
+class MaxPool1d(MaxPool2d):
+    """1-D max pooling (see ``F.max_pool1d``); the arguments are ``MaxPool2d``'s, as single ints.
+
+    Example::
+
+        >>> nn.MaxPool1d(2)
+        MaxPool1d(kernel_size=2, stride=2, padding=0, dilation=1, ceil_mode=False)
+    """
+
+    def forward(self, input):
+        return F.max_pool1d(input, self.kernel_size, self.stride, self.padding, self.dilation,
+                            ceil_mode=self.ceil_mode, return_indices=self.return_indices)
+
+
+def _single(value):
+    return tuple(value) if isinstance(value, (tuple, list)) else (value,)
+
+
+class AvgPool1d(AvgPool2d):
+    """1-D average pooling (see ``F.avg_pool1d``); the arguments are ``AvgPool2d``'s but ``divisor_override``.
+
+    Example::
+
+        >>> nn.AvgPool1d(3)
+        AvgPool1d(kernel_size=(3,), stride=(3,), padding=(0,))
+    """
+
+    def __init__(self, kernel_size, stride=None, padding=0, ceil_mode=False, count_include_pad=True):
+        super().__init__(_single(kernel_size), _single(stride if stride is not None else kernel_size),
+                         _single(padding), ceil_mode, count_include_pad)
+
+    def forward(self, input):
+        return F.avg_pool1d(input, self.kernel_size, self.stride, self.padding, self.ceil_mode,
+                            self.count_include_pad)
+
+
+class AdaptiveAvgPool1d(AdaptiveAvgPool2d):
+    """Average pooling to a fixed length (see ``F.adaptive_avg_pool1d``).
+
+    Example::
+
+        >>> nn.AdaptiveAvgPool1d(4)
+        AdaptiveAvgPool1d(output_size=4)
+    """
+
+    def forward(self, input):
+        return F.adaptive_avg_pool1d(input, self.output_size)
