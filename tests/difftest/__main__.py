@@ -13,9 +13,9 @@ import time
 
 from . import corpus as corpus_mod
 from .compare import compare
-from .generator import generate, program_seed, render
-from .pool import Pair, Worker
-from .report import group, markdown
+from .generator import program_seed, render
+from .pool import Pair, Worker, crashed
+from .report import group, group_key, markdown
 from .shrink import shrink
 
 HERE = pathlib.Path(__file__).resolve().parent
@@ -28,34 +28,44 @@ def _torch():
     return torch
 
 
+def generate_all(worker, run_seed, n):
+    """``{k: blocks}`` for programs 0..n-1 of ``run_seed``; a program PyTorch crashed on is left out."""
+    programs = {}
+    for k in range(n):
+        blocks = worker.generate(program_seed(run_seed, k))
+        if blocks is not None:
+            programs[k] = blocks
+    return programs
+
+
 def cmd_run(args):
-    torch = _torch()
-    t0 = time.time()
-    programs = [generate(torch, program_seed(args.seed, k)) for k in range(args.n)]
-    t_gen = time.time() - t0
     pair = Pair()
+    t0 = time.time()
+    generated = generate_all(pair.torch, args.seed, args.n)
+    t_gen = time.time() - t0
     t1 = time.time()
-    expected, actual = pair.run_all(programs)
+    expected, actual = pair.run_all(list(generated.values()))
     t_run = time.time() - t1
-    found = []
+    torch_crashes = [k for k, out in zip(generated, expected) if crashed(out)]
+    skipped = sorted(set(range(args.n)) - set(generated)) + torch_crashes
+    keep = [i for i, out in enumerate(expected) if not crashed(out)]
+    ids = [list(generated)[i] for i in keep]
+    programs = [list(generated.values())[i] for i in keep]
+    expected, actual = [expected[i] for i in keep], [actual[i] for i in keep]
     t2 = time.time()
-    for k, (blocks, exp, act) in enumerate(zip(programs, expected, actual)):
-        divergence = compare(exp, act, blocks)
-        if divergence is None:
-            continue
-        shrunk = shrink(pair, blocks, divergence) if args.shrink else blocks
-        # the shrunk program's own first difference names the group (same signature by construction)
-        e2, a2 = pair.run(shrunk)
-        found.append((f"{args.seed}:{k}", compare(e2, a2, shrunk) or divergence, shrunk))
+    found = shrink_and_group(pair, ids, programs, expected, actual, args)
+    n_found = sum(len(entries) for _, entries in found)
     t_shrink = time.time() - t2
     pair.close()
     groups = group(found)
-    rate = 100.0 * len(found) / max(1, args.n)
+    rate = 100.0 * n_found / max(1, len(programs))
     summary = [
         f"Command: `python -m tests.difftest run --n {args.n} --seed {args.seed}` "
         f"(program k has seed `{args.seed} * 1000003 + k`; ids below are `seed:k`).",
         "",
-        f"- programs: {args.n}; diverging: {len(found)} ({rate:.2f}%); groups: {len(groups)}",
+        f"- programs: {len(programs)} compared ({args.n} generated; left out because PyTorch itself "
+        f"crashed (segfault) making or running them: {', '.join(f'{args.seed}:{k}' for k in skipped) or 'none'})",
+        f"- diverging: {n_found} ({rate:.2f}%); groups: {len(groups)}",
         f"- time: generating {t_gen:.1f} s, running both backends {t_run:.1f} s "
         f"({1000 * t_run / max(1, args.n):.1f} s per 1,000 programs), shrinking {t_shrink:.1f} s",
         "- each block of a program runs in its own `try` that prints `type(e).__name__, e`; `show`/`showgrad`"
@@ -66,14 +76,44 @@ def cmd_run(args):
     print(f"report: {args.report}")
 
 
+def shrink_and_group(pair, ids, programs, expected, actual, args):
+    """Shrink the smallest few programs of each first-difference signature; the rest of the
+    signature's programs join the group of its first shrunk program.
+
+    Returns a list of ``(key, entries)`` with entries ``(id, divergence, blocks, shrunk)``.
+    """
+    by_signature = {}
+    for k, blocks, exp, act in zip(ids, programs, expected, actual):
+        divergence = compare(exp, act, blocks)
+        if divergence is not None:
+            signature = divergence.signature() + (divergence.label,)
+            by_signature.setdefault(signature, []).append((f"{args.seed}:{k}", divergence, blocks))
+    found = []
+    for members in by_signature.values():
+        members.sort(key=lambda m: (sum(len(b) for b in m[2]), m[0]))
+        entries, key = [], None
+        for n, (pid, divergence, blocks) in enumerate(members):
+            if n < args.shrink_per_group:
+                blocks = shrink(pair, blocks, divergence)
+                exp, act = pair.run(blocks)
+                divergence = compare(exp, act, blocks) or divergence
+                key = key or group_key(divergence, blocks)
+                entries.append((pid, divergence, blocks, True))
+            else:
+                entries.append((pid, divergence, blocks, False))
+        found.append((key, entries))
+    return found
+
+
 def cmd_record(args):
-    torch = _torch()
-    programs = [generate(torch, program_seed(corpus_mod.CORPUS_SEED, k)) for k in range(args.n)]
+    version = _torch().__version__  # only to check and name it; programs run in the worker
     worker = Worker("torch")
-    outputs = worker.run_all(programs)
+    generated = generate_all(worker, corpus_mod.CORPUS_SEED, args.n)
+    outputs = worker.run_all(list(generated.values()))
     worker.close()
-    entries = [{"id": k, "blocks": b, "out": o} for k, (b, o) in enumerate(zip(programs, outputs))]
-    corpus_mod.write_corpus(entries, torch.__version__, corpus_mod.CORPUS_SEED)
+    entries = [{"id": k, "blocks": b, "out": o} for (k, b), o in zip(generated.items(), outputs)
+               if not crashed(o)]
+    corpus_mod.write_corpus(entries, version, corpus_mod.CORPUS_SEED)
     print(f"recorded {len(entries)} programs into {corpus_mod.CORPUS}")
 
 
@@ -95,7 +135,8 @@ def cmd_known(args):
 
 def cmd_show(args):
     doc = corpus_mod.read_corpus()
-    sys.stdout.write(render(doc["programs"][args.id]["blocks"]))
+    entry = next(p for p in doc["programs"] if p["id"] == args.id)
+    sys.stdout.write(render(entry["blocks"]))
 
 
 def main(argv=None):
@@ -106,7 +147,8 @@ def main(argv=None):
     run.add_argument("--n", type=int, default=1000)
     run.add_argument("--seed", type=int, default=1)
     run.add_argument("--report", default=str(HERE / "REPORT.md"))
-    run.add_argument("--no-shrink", dest="shrink", action="store_false")
+    run.add_argument("--shrink-per-group", type=int, default=2,
+                     help="programs shrunk per first-difference signature (default 2)")
     record = sub.add_parser("record")
     record.add_argument("--n", type=int, default=corpus_mod.CORPUS_SIZE)
     sub.add_parser("known")

@@ -7,6 +7,12 @@ import threading
 
 WORKER = pathlib.Path(__file__).resolve().parent / "worker.py"
 ROOT = WORKER.parent.parent.parent
+CRASH = "WorkerCrash"
+
+
+def crashed(out):
+    """Whether a capture is a worker's hard crash (a segfault in PyTorch, say)."""
+    return bool(out) and out[0].startswith(CRASH)
 
 
 class Worker:
@@ -22,16 +28,30 @@ class Worker:
                                      stdout=subprocess.PIPE, text=True, cwd=ROOT, bufsize=1)
 
     def send(self, blocks):
-        self.proc.stdin.write(json.dumps({"id": 0, "blocks": blocks}) + "\n")
+        self._write({"id": 0, "blocks": blocks})
+
+    def _write(self, request):
+        self.proc.stdin.write(json.dumps(request) + "\n")
         self.proc.stdin.flush()
 
-    def receive(self, blocks):
+    def _read(self):
         line = self.proc.stdout.readline()
-        if not line:  # the worker died (e.g. a hard crash): report it and start a new one
-            self.proc.wait()
-            self.start()
-            return [f"WorkerCrash exit code {self.proc.returncode}"] * len(blocks)
-        return json.loads(line)["out"]
+        if line:
+            return json.loads(line)
+        code = self.proc.wait()  # the worker died (a hard crash): start a new one
+        self.start()
+        return {"crash": code}
+
+    def receive(self, blocks):
+        answer = self._read()
+        if "crash" in answer:
+            return [f"{CRASH} exit code {answer['crash']}"] * len(blocks)
+        return answer["out"]
+
+    def generate(self, seed):
+        """The blocks of program ``seed`` (torch mode), or None when PyTorch crashed making it."""
+        self._write({"id": 0, "generate": seed})
+        return self._read().get("blocks")
 
     def run(self, blocks):
         self.send(blocks)

@@ -23,10 +23,10 @@ def _where(key, entries):
 
 
 def group(found):
-    """``found``: list of (program id, divergence, shrunk blocks) -> {key: [entries]}."""
+    """``found``: ``[(key, entries)]`` -> merged by key, most severe and most frequent first."""
     groups = defaultdict(list)
-    for entry in found:
-        groups[group_key(entry[1], entry[2])].append(entry)
+    for key, entries in found:
+        groups[key].extend(entries)
     order = sorted(groups, key=lambda k: (CATEGORIES.index(k[0]), -len(groups[k]), k))
     return [(key, groups[key]) for key in order]
 
@@ -46,7 +46,8 @@ def markdown(groups, summary):
         out += ["", f"## {TITLES[category]} ({sum(len(g[1]) for _, g in chosen)} programs)"]
         for n, (key, entries) in chosen:
             detail, where = key[1], _where(key, entries)
-            pid, divergence, shrunk = min(entries, key=lambda e: (sum(len(b) for b in e[2]), e[0]))
+            pid, divergence, shrunk, _ = min((e for e in entries if e[3]),
+                                             key=lambda e: (sum(len(b) for b in e[2]), e[0]))
             ids = ", ".join(str(e[0]) for e in entries[:8]) + (" ..." if len(entries) > 8 else "")
             out += ["", f"### {n}. {detail} ({where}): {len(entries)} program(s)", "",
                     f"Programs: {ids}. Minimal program from {pid}:", "", "```python"]

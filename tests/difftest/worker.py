@@ -1,7 +1,9 @@
 """Run programs in one backend and capture what each block prints; one process per backend.
 
 A worker reads JSON lines ``{"id": ..., "blocks": [...]}`` on stdin and answers each with
-``{"id": ..., "out": [text of block 0, text of block 1, ...]}``. ``torch`` mode imports real
+``{"id": ..., "out": [text of block 0, text of block 1, ...]}``; in torch mode a request
+``{"id": ..., "generate": seed}`` is answered with the generated program's ``blocks`` (PyTorch
+itself can crash on a candidate statement, and then it takes down this worker, not the driver). ``torch`` mode imports real
 PyTorch; ``ag`` mode binds the name ``torch`` to autograd_py and refuses to run if real torch was
 ever imported, so the two never meet in one process.
 
@@ -101,8 +103,12 @@ def main(mode):
     torch = load_backend(mode)
     for line in sys.stdin:
         request = json.loads(line)
-        out = run_program(torch, request["blocks"])
-        sys.stdout.write(json.dumps({"id": request["id"], "out": out}) + "\n")
+        if "generate" in request:  # torch mode only: the generator vets statements in PyTorch
+            from tests.difftest.generator import generate
+            answer = {"id": request["id"], "blocks": generate(torch, request["generate"])}
+        else:
+            answer = {"id": request["id"], "out": run_program(torch, request["blocks"])}
+        sys.stdout.write(json.dumps(answer) + "\n")
         sys.stdout.flush()
     if mode == "ag" and "torch" in sys.modules:
         raise SystemExit("real torch was imported inside the autograd_py worker")
