@@ -248,12 +248,13 @@ class Generator:
         total = self.rng.randint(5, 20)
         for _ in range(self.rng.randint(1, 3)):
             self.leaf()
-        mistake_at = self.rng.randint(1, total) if self.rng.random() < MISTAKE_RATE else None
-        for step in range(total * 4):
+        mistake_at = self.rng.randint(len(self.out), total - 2) if self.rng.random() < MISTAKE_RATE else None
+        for _ in range(total * 6):
             if len(self.out) >= total - 1:
                 break
-            if step == mistake_at:
+            if mistake_at is not None and len(self.out) >= mistake_at:
                 self.mistake()
+                mistake_at = None
             elif self.rng.random() < 0.08:
                 self.leaf()
             else:
