@@ -80,3 +80,19 @@ def test_max_pool_gradient_sums_where_windows_overlap():
     x = T.tensor([[[[0., 0., 0.], [0., 9., 0.], [0., 0., 0.]]]], requires_grad=True)
     F.max_pool2d(x, 2, stride=1).sum().backward()
     np.testing.assert_array_equal(x.grad.numpy()[0, 0], [[0, 0, 0], [0, 4, 0], [0, 0, 0]])
+
+
+@pytest.mark.parametrize("stride, padding, dilation, groups, in_spatial", [
+    ((1, 1), (0, 0), (1, 1), 1, (7, 6)), ((2, 3), (1, 2), (1, 2), 2, (9, 8)),
+    ((2, 2), (1, 1), (1, 1), 1, (6, 6)),  # a ceil-mode pooling window that reaches past the padding
+])
+def test_both_input_gradient_kernels_agree(stride, padding, dilation, groups, in_spatial):
+    # Small inputs run the transposed convolution as a convolution, large ones col2im; both must agree.
+    from autograd_py.nn import _conv_numpy as K
+    rng = np.random.default_rng(3)
+    weight = rng.standard_normal((4, 4 // groups, 3, 2))
+    out = tuple(-(-(n + 2 * p - d * (k - 1) - 1) // s) + 1
+                for n, k, s, p, d in zip(in_spatial, (3, 2), stride, padding, dilation))
+    grad = rng.standard_normal((2, 4) + out)
+    args = (grad, weight, in_spatial, stride, padding, dilation, groups)
+    np.testing.assert_allclose(K._col2im(*args), K._transposed_as_conv(*args), atol=1e-12)

@@ -3,7 +3,8 @@
 Arrays are ``(N, C, *spatial)``; weights ``(out_channels, in_channels // groups, *kernel)``. The
 im2col buffer ``(N, C, *kernel, *out)`` is one copy of a strided view of the padded input, laid out
 for ``matmul`` with the weight viewed as ``(groups, F/groups, C/groups * prod(kernel))``. The input
-gradient is a transposed convolution, run as a convolution of the gradient.
+gradient is a transposed convolution: a convolution of the gradient for small inputs, col2im
+(a loop over the kernel, never over pixels) for large ones.
 """
 import math
 
@@ -63,11 +64,16 @@ def conv_weight_grad(x, grad, kernel, stride, padding, dilation, groups):
 
 
 def conv_input_grad(grad, weight, in_spatial, stride, padding, dilation, groups):
-    """The gradient of ``conv_forward`` for its input (a transposed convolution), shape (N, C, *in_spatial).
+    """The gradient of ``conv_forward`` for its input (a transposed convolution), shape (N, C, *in_spatial)."""
+    columns = grad.shape[0] * weight.shape[1] * groups * math.prod(weight.shape[2:]) * math.prod(grad.shape[2:])
+    # col2im loops over the kernel, which only pays off once there is enough to add per offset.
+    run = _col2im if columns >= 40000 else _transposed_as_conv
+    return run(grad, weight, tuple(in_spatial), tuple(stride), tuple(padding), tuple(dilation), groups)
 
-    The stride-spread gradient, padded by the dilated kernel, is convolved with the flipped weight
-    whose in and out channels trade places; the result covers the padded input from its start.
-    """
+
+def _transposed_as_conv(grad, weight, in_spatial, stride, padding, dilation, groups):
+    """The stride-spread gradient, padded by the dilated kernel, convolved with the flipped weight
+    whose in and out channels trade places; the result covers the padded input from its start."""
     nd = len(in_spatial)
     kernel = weight.shape[2:]
     if any(s > 1 for s in stride):
@@ -84,3 +90,21 @@ def conv_input_grad(grad, weight, in_spatial, stride, padding, dilation, groups)
     if any(short):
         full = pad_spatial(full, (0,) * nd, short)
     return full[(Ellipsis,) + tuple(slice(p, p + size) for p, size in zip(padding, in_spatial))]
+
+
+def _col2im(grad, weight, in_spatial, stride, padding, dilation, groups):
+    """The weight's transpose times the gradient gives each kernel element's share at each output
+    position; each share is added back where that element read the (padded) input."""
+    n, f = grad.shape[:2]
+    out, kernel = grad.shape[2:], weight.shape[2:]
+    w = weight.reshape(groups, f // groups, -1)
+    shares = np.matmul(w.swapaxes(-1, -2), grad.reshape(n, groups, f // groups, -1))
+    shares = shares.reshape((n, groups * weight.shape[1]) + kernel + out)
+    # Large enough for every window, also those that reach past the padding (pooling's ceil mode).
+    padded = tuple(max(size + 2 * p, (o - 1) * s + d * (k - 1) + 1)
+                   for size, p, o, s, d, k in zip(in_spatial, padding, out, stride, dilation, kernel))
+    acc = np.zeros(shares.shape[:2] + padded, grad.dtype)
+    for offset in np.ndindex(*kernel):
+        where = tuple(slice(k * d, k * d + s * (o - 1) + 1, s) for k, d, s, o in zip(offset, dilation, stride, out))
+        acc[(Ellipsis,) + where] += shares[(slice(None), slice(None)) + offset]
+    return acc[(Ellipsis,) + tuple(slice(p, p + size) for p, size in zip(padding, in_spatial))]
