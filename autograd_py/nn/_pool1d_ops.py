@@ -78,8 +78,8 @@ def adaptive_avg_pool1d(input, output_size):
 
     Example::
 
-        >>> F.adaptive_avg_pool1d(torch.tensor([[1., 3., 2., 0., 4.]]), 2)
-        tensor([[2.0000, 2.0000]])
+        >>> F.adaptive_avg_pool1d(torch.tensor([[1., 3., 2., 0., 5.]]), 2)
+        tensor([[2.0000, 2.3333]])
     """
     _check_dims(input, "adaptive_avg_pool1d")
     size = _one(output_size, "output_size", "adaptive_avg_pool1d() argument '{what}' should contain one int (got {n})")
