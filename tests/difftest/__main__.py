@@ -91,17 +91,18 @@ def shrink_and_group(pair, ids, programs, expected, actual, args):
     found = []
     for members in by_signature.values():
         members.sort(key=lambda m: (sum(len(b) for b in m[2]), m[0]))
-        entries, key = [], None
+        key = None
         for n, (pid, divergence, blocks) in enumerate(members):
-            if n < args.shrink_per_group:
+            # wrong values are grouped by the ops of their minimal program, so each is shrunk
+            if n < args.shrink_per_group or divergence.category == "value":
                 blocks = shrink(pair, blocks, divergence)
                 exp, act = pair.run(blocks)
                 divergence = compare(exp, act, blocks) or divergence
                 key = key or group_key(divergence, blocks)
-                entries.append((pid, divergence, blocks, True))
+                found.append((group_key(divergence, blocks) if divergence.category == "value" else key,
+                              [(pid, divergence, blocks, True)]))
             else:
-                entries.append((pid, divergence, blocks, False))
-        found.append((key, entries))
+                found.append((key, [(pid, divergence, blocks, False)]))
     return found
 
 

@@ -52,7 +52,8 @@ def markdown(groups, summary):
             out += ["", f"### {n}. {detail} ({where}): {len(entries)} program(s)", "",
                     f"Programs: {ids}. Minimal program from {pid}:", "", "```python"]
             out += ["\n".join(shrunk), "```", "", "```text",
-                    f"torch: {divergence.expected[:600]}", f"ours:  {divergence.actual[:600]}", "```"]
+                    f"torch: {divergence.expected[:600] or '(prints nothing here: PyTorch runs it)'}",
+                    f"ours:  {divergence.actual[:600] or '(prints nothing here)'}", "```"]
     return "\n".join(out) + "\n"
 
 
