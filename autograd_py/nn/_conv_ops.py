@@ -210,10 +210,10 @@ def _conv(input, weight, bias, stride, padding, dilation, groups, dim):
     p.output_padding = (0,) * nd
     same = padding == "same"
     p.padding = (0,) * nd if isinstance(padding, str) else _expand("padding", _expand_arg(padding, dim), nd)
-    _check_types(input, weight, bias)
-    _check_shapes(input, weight, bias, p)
     if same:
         input = _same_padding(input, weight, p)
+    _check_types(input, weight, bias)
+    _check_shapes(input, weight, bias, p)
     out = convolution(input, weight, bias, p)
     return squeeze(out, 0) if unbatched else out
 

@@ -104,6 +104,7 @@ def _max_pool(x, kernel, stride, padding, dilation, out, behind):
             better |= np.isnan(value)
         np.copyto(best, value, where=better)
         np.putmask(local, better, k)
+    # Each kernel element's offset in the plane, and a last 0 that local == -1 picks (then unused).
     offsets = np.array([kh * dilation[0] * width + kw * dilation[1] for kh, kw in np.ndindex(*kernel)] + [0])
     start = rows[:, None] * width + cols[None, :]
     first = first_h[:, None] * width + first_w[None, :]
