@@ -74,3 +74,18 @@ def test_every_op_table_row_is_in_the_generators_vocabulary(row):
         inlined, direct = [inlined], [direct]
     for x, y in zip(inlined, direct):
         np.testing.assert_array_equal(x.detach().numpy(), y.detach().numpy())
+
+
+def test_float64_compares_at_float32_tolerance_only_in_programs_with_float32_data():
+    blocks = ["# leaf\nv0 = 1", "# add\nv1 = 2"]
+    pure = [show("float64", a="1.0"), show("float64", a="2.8133334493637085")]
+    ours = [show("float64", a="1.0"), show("float64", a="2.813333330154419")]
+    assert compare(pure, ours, blocks).category == "value"
+    mixed = [show("float32", a="1.0"), pure[1]]
+    assert compare(mixed, [mixed[0], ours[1]], blocks) is None
+
+
+def test_absolute_tolerance_grows_with_the_lines_largest_number():
+    expected = "g torch.float32 (3,) [0.004132270812988281, 121.59442138671875, -453951.9375]"
+    actual = "g torch.float32 (3,) [0.004133750684559345, 121.59443664550781, -453951.53125]"
+    assert lines_match(expected, actual)[0]
