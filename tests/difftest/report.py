@@ -7,12 +7,19 @@ _SKIP_LABELS = {"leaf", "grads"}
 
 
 def group_key(divergence, shrunk):
-    """Category and cause; for wrong values (whose line is often a gradient, far from the op at
-    fault) also the ops left in the minimal program."""
-    if divergence.category == "value":
-        ops = sorted({b.splitlines()[0].lstrip("# ") for b in shrunk} - _SKIP_LABELS)
-        return divergence.category, divergence.detail, " + ".join(ops)
-    return divergence.category, divergence.detail, ""
+    """Category and cause; for wrong values also where: the block that printed the first wrong
+    value (every value before it matched, so its op is at fault), or for a wrong gradient, whose
+    op is not on the line, the ops left in the minimal program."""
+    if divergence.category != "value":
+        return divergence.category, divergence.detail, ""
+    if not divergence.detail.startswith("grad"):
+        return divergence.category, divergence.detail, _op(divergence.label)
+    ops = sorted({_op(b.splitlines()[0].lstrip("# ")) for b in shrunk} - _SKIP_LABELS)
+    return divergence.category, divergence.detail, " + ".join(ops)
+
+
+def _op(label):
+    return label.replace(" (no_grad)", "")
 
 
 def _where(key, entries):
