@@ -38,6 +38,13 @@ class MulBackward0(Node):
         return ga, gb
 
 
+class MulBackward1(Node):
+    keeps = ("other",)
+
+    def backward(self, grad):
+        return mul_scalar(grad, self.other)
+
+
 class DivBackward0(Node):
     saves = ("other", "self")
 
@@ -50,9 +57,36 @@ class DivBackward0(Node):
         return ga, gb
 
 
+def _scaled(a, b, alpha):
+    """``a + alpha * b`` in the result dtype, with PyTorch's alpha checks (bool adds as "or")."""
+    dt = a.dtype if isinstance(b, (int, float)) else np.result_type(a, b)
+    if isinstance(alpha, bool) and dt != np.bool_:
+        raise RuntimeError("Boolean alpha only supported for Boolean results.")
+    if dt.kind in "biu" and not isinstance(alpha, (int, np.integer)):
+        raise RuntimeError("For integral input tensors, argument alpha must not be a floating point number.")
+    if dt == np.bool_:
+        return np.logical_or(a, np.logical_and(b, bool(alpha)))
+    return a + alpha * b
+
+
+def _is_bool(x):
+    return x._data.dtype == np.bool_ if isinstance(x, Tensor) else isinstance(x, bool)
+
+
+def _sub_check(a, b):
+    """PyTorch refuses to subtract bools (before promotion: ``mask - 1`` too)."""
+    a_bool, b_bool = _is_bool(a), _is_bool(b)
+    if a_bool and b_bool:
+        raise RuntimeError("Subtraction, the `-` operator, with two bool tensors is not supported. "
+                           "Use the `^` or `logical_xor()` operator instead.")
+    if a_bool or b_bool:
+        raise RuntimeError("Subtraction, the `-` operator, with a bool tensor is not supported. "
+                           "If you are trying to invert a mask, use the `~` or `logical_not()` operator instead.")
+
+
 def add(input, other, alpha=1):
     a, b = operands(input, other)
-    out = _make(np.add(a, b) if alpha == 1 else a + alpha * b)
+    out = _make(np.add(a, b) if alpha == 1 and alpha is not True else _scaled(a, b, alpha))
     if grad_on(input, other):
         node = AddBackward0()
         node.alpha = alpha
@@ -61,8 +95,10 @@ def add(input, other, alpha=1):
 
 
 def sub(input, other, alpha=1):
+    if input._data.dtype == np.bool_ or _is_bool(other):
+        _sub_check(input, other)
     a, b = operands(input, other)
-    out = _make(np.subtract(a, b) if alpha == 1 else a - alpha * b)
+    out = _make(np.subtract(a, b) if alpha == 1 and alpha is not True else _scaled(a, b, -alpha))
     if grad_on(input, other):
         node = SubBackward0()
         node.alpha = alpha
@@ -72,6 +108,8 @@ def sub(input, other, alpha=1):
 
 def rsub(input, other, alpha=1):
     """``other - alpha * input``, what ``2 - x`` calls."""
+    if input._data.dtype == np.bool_ or isinstance(other, bool):
+        _sub_check(input, other)
     a, b = operands(input, other)
     out = _make(b - a if alpha == 1 else b - alpha * a)
     if grad_on(input):
@@ -91,6 +129,17 @@ def mul(input, other):
         if isinstance(other, Tensor) and other._requires_grad:
             node.save(self=input)
         record(out, node, (input, other))
+    return out
+
+
+def mul_scalar(input, other):
+    """``input * other`` for a number ``other``, as ATen's own formulas multiply (``mul.Scalar``,
+    whose node is MulBackward1, where ``x * 2`` from Python records MulBackward0)."""
+    out = _make(np.multiply(input._data, other))
+    if grad_on(input):
+        node = MulBackward1()
+        node.other = other
+        record(out, node, (input,))
     return out
 
 
@@ -122,8 +171,9 @@ class PowBackward0(Node):
     def backward(self, grad):
         exponent = self.exponent
         if exponent == 0:
-            return grad * 0
-        return grad * exponent * self.saved("self") ** (exponent - 1)
+            return _make(np.zeros_like(grad._data))
+        # pow_backward: grad * (exponent * self.pow(exponent - 1))
+        return grad * mul_scalar(pow(self.saved("self"), float(exponent) - 1), float(exponent))
 
 
 class PowBackward1(Node):
@@ -133,11 +183,13 @@ class PowBackward1(Node):
         exponent, base = self.saved("exponent"), self.saved("self")  # PyTorch's unpacking order
         ga = gb = None
         if self._next_functions[0][0] is not None:
-            ga = grad * exponent * base ** (exponent - 1)
+            # pow_backward_self: exactly 0 where the exponent is 0, even at base 0 (no 0 * inf).
+            ga = where(exponent == 0.0, 0.0, grad * (exponent * pow(base, exponent - 1)))
         if self._next_functions[1][0] is not None:
-            # d/db a**b = a**b log a, taken as 0 where a == 0 and b >= 0, as PyTorch does.
+            # pow_backward_exponent: d/db a**b = a**b log a, taken as 0 where a == 0 and b >= 0.
+            result = self.saved("result")
             zero = (base == 0) & (exponent >= 0)
-            gb = where(zero, 0.0, grad * self.saved("result") * log(base))
+            gb = grad * where(zero, 0.0, result * log(to_dtype(base, result._data.dtype)))
         return ga, gb
 
 
@@ -146,7 +198,12 @@ class PowBackward2(Node):
     keeps = ("self",)
 
     def backward(self, grad):
-        return grad * self.saved("result") * float(np.log(self.self))
+        result, base = self.saved("result"), self.self
+        with np.errstate(divide="ignore", invalid="ignore"):
+            log_base = float(np.log(base))
+        if base == 0:
+            return grad * where(self.saved("exponent") >= 0, 0.0, mul_scalar(result, log_base))
+        return grad * mul_scalar(result, log_base)
 
 
 # PyTorch computes these exponents by multiplication, bit for bit, and it is faster than np.power.
@@ -156,9 +213,31 @@ _SPECIAL_POWERS = {
 }
 
 
+def _np_int_power(a, e):
+    """PyTorch's integer power: a negative exponent gives 1 for base 1, +-1 for base -1, else 0."""
+    neg = np.less(e, 0)
+    if not np.any(neg):
+        return np.power(a, e)
+    out = np.power(a, np.where(neg, 0, e))
+    odd = np.abs(e) % 2 == 1
+    inverse = np.where(a == 1, 1, np.where(a == -1, np.where(odd, -1, 1), 0))
+    return np.where(neg, inverse, out).astype(out.dtype, copy=False)
+
+
 def _np_power(a, e):
-    special = _SPECIAL_POWERS.get(e) if a.dtype.kind == "f" else None
-    return special(a).astype(a.dtype, copy=False) if special is not None else np.power(a, e)
+    if a.dtype.kind == "f":
+        special = _SPECIAL_POWERS.get(e)
+        return special(a).astype(a.dtype, copy=False) if special is not None else np.power(a, e)
+    if isinstance(e, int) and e < 0:
+        raise RuntimeError("Integers to negative integer powers are not allowed.")
+    return np.power(a, e)
+
+
+def _np_powers(a, e):
+    """Elementwise ``a ** e`` for two arrays (or a number base) of the result dtype."""
+    if np.asarray(a).dtype.kind in "biu" and np.asarray(e).dtype.kind in "biu":
+        return _np_int_power(a, e)
+    return np.power(a, e)
 
 
 def pow(input, exponent):
@@ -173,7 +252,7 @@ def pow(input, exponent):
         return out
     if not isinstance(input, Tensor):
         e, a = operands(exponent, input)
-        out = _make(np.power(a, e))
+        out = _make(np.asarray(_np_powers(a, e)))
         if grad_on(exponent):
             node = PowBackward2()
             node.self = input
@@ -182,7 +261,7 @@ def pow(input, exponent):
             record(out, node, (exponent,))
         return out
     a, e = operands(input, exponent)
-    out = _make(np.power(a, e))
+    out = _make(_np_powers(a, e))
     if grad_on(input, exponent):
         node = PowBackward1()
         node.save(self=input, exponent=exponent)
@@ -338,15 +417,16 @@ class ThresholdBackwardBackward0(Node):
 
     def backward(self, grad):
         g = threshold_backward(grad, self.saved("self")) if self._next_functions[0][0] is not None else None
-        return g, (grad * 0 if self._next_functions[1][0] is not None else None)
+        return g, (_make(np.zeros_like(grad._data)) if self._next_functions[1][0] is not None else None)
 
 
 def threshold_backward(grad, result):
-    """``grad`` where ``result > 0``, else 0 (so relu's gradient at 0 is 0, as in PyTorch).
+    """0 where ``result <= 0``, else ``grad`` (so relu's gradient at 0 is 0, and a NaN input passes
+    the gradient through, as in PyTorch).
 
     A primitive of its own, as in PyTorch, so relu has a (zero) second derivative.
     """
-    out = _make(np.where(result._data > 0, grad._data, 0).astype(grad._data.dtype, copy=False))
+    out = _make(np.where(result._data <= 0, 0, grad._data).astype(grad._data.dtype, copy=False))
     if grad_on(grad, result):
         node = ThresholdBackwardBackward0()
         node.save(self=result)
@@ -363,10 +443,13 @@ class ReciprocalBackward0(Node):
 
 
 class ZeroGradBackward(Node):
-    """Step functions (sign, floor, round, ...) have a zero gradient almost everywhere."""
+    """Step functions (sign, floor, round, ...) have a zero gradient almost everywhere.
+
+    ``zeros_like(grad)``, as derivatives.yaml says: not ``grad * 0``, which keeps inf and NaN as NaN.
+    """
 
     def backward(self, grad):
-        return grad * 0
+        return _make(np.zeros_like(grad._data))
 
 
 def _zero_grad_node(name):
@@ -381,6 +464,9 @@ TruncBackward0 = _zero_grad_node("TruncBackward0")
 
 
 def neg(input):
+    if input._data.dtype == np.bool_:
+        raise RuntimeError("Negation, the `-` operator, on a bool tensor is not supported. If you are trying "
+                           "to invert a mask, use the `~` or `logical_not()` operator instead.")
     return _unary(input, np.negative, NegBackward0, floating=False)
 
 
@@ -443,8 +529,16 @@ def reciprocal(input):
     return _unary(input, np.reciprocal, ReciprocalBackward0, "result")
 
 
+def _np_sign(d):
+    if d.dtype.kind == "b":
+        return d.copy()
+    if d.dtype.kind == "f":
+        return np.nan_to_num(np.sign(d), nan=0.0)  # PyTorch's (0 < x) - (x < 0): 0 for NaN
+    return np.sign(d)
+
+
 def sign(input):
-    return _unary(input, np.sign, SignBackward0, floating=False)
+    return _unary(input, _np_sign, SignBackward0, floating=False)
 
 
 def floor(input):
