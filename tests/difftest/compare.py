@@ -96,9 +96,15 @@ def _is_counter(tokens, k):
     return k > 0 and tokens[k - 1] == "version"
 
 
+_SHAPES = re.compile(r"\[(?:#(?:, #)*)?\]|\((?:#,?(?: #,?)*)?\)")
+_TENSOR_TYPES = re.compile(r"torch\.(?:Float|Double|Long|Int|Bool)Tensor")
+
+
 def template(line):
-    """A line with its numbers and variable names blanked, to group like messages together."""
+    """A line with its numbers, shapes, tensor types and variable names blanked, to group like
+    messages together."""
     text = _NUMBERS.sub("#", _VAR.sub("v#", line.strip()))
+    text = _TENSOR_TYPES.sub("torch.*Tensor", _SHAPES.sub("[*]", text))
     return text[:160]
 
 
