@@ -29,9 +29,10 @@ REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
 
 import autograd_py as T  # noqa: E402
-from autograd_py import engine, graph, trace  # noqa: E402
+from autograd_py import engine  # noqa: E402
+from autograd_py.playground import graph, trace  # noqa: E402
 from autograd_py.playground import Session  # noqa: E402
-from autograd_py.playground_views import PassRecorder  # noqa: E402
+from autograd_py.playground.views import PassRecorder  # noqa: E402
 
 DIST = REPO / "web" / "dist"
 CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
@@ -53,7 +54,7 @@ def layered_net(layers, torch=T):
 
 BROWSER_SNIPPET = """\
 import torch
-import autograd_py.playground as playground
+import autograd_py.playground.session as playground
 playground.GRAPH_BUDGET = 600  # draw all 500 nodes: no chain folding
 x = torch.ones(4, requires_grad=True)
 h = x

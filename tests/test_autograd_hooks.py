@@ -7,7 +7,7 @@ import numpy as np
 import pytest
 
 import autograd_py as T
-from autograd_py import graph as graph_view
+from autograd_py.playground import graph as graph_view
 from autograd_py import saved_tensor
 from autograd_py.autograd import Function
 from autograd_py.autograd.graph import (disable_saved_tensors_hooks, register_multi_grad_hook,

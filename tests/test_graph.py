@@ -2,7 +2,7 @@
 import json
 
 import autograd_py as T
-from autograd_py import graph
+from autograd_py.playground import graph
 
 
 def _by_id(g):
@@ -121,7 +121,7 @@ def test_formula_is_the_backward_source():
 
 
 def test_trace_records_steps_in_engine_order():
-    from autograd_py import trace
+    from autograd_py.playground import trace
     x = T.tensor([1.0, 2.0], requires_grad=True)
     w = T.tensor([3.0, 4.0], requires_grad=True)
     y = (x * w).exp()

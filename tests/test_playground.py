@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from autograd_py import playground
+from autograd_py.playground import session as playground
 from autograd_py.playground import Session
 
 
@@ -61,7 +61,7 @@ def test_error_reports_editor_line_and_only_user_frames(session):
     assert 'File "<editor>", line 5, in <module>' in tb
     assert 'File "<editor>", line 2, in f' in tb
     assert "    return 1 / v" in tb
-    assert "playground.py" not in tb
+    assert "autograd_py" not in tb
     assert tb.rstrip().endswith("ZeroDivisionError: division by zero")
 
 
@@ -185,7 +185,7 @@ def test_run_json_round_trips(session):
     assert 'File "<console>", line 1' in data["error"]["traceback"]
 
 
-LESSONS_FILE = Path(__file__).resolve().parents[1] / "web" / "src" / "lessons.json"
+LESSONS_FILE = Path(__file__).resolve().parents[1] / "web" / "src" / "app" / "lessons.json"
 LESSONS = json.loads(LESSONS_FILE.read_text(encoding="utf-8"))["lessons"]
 
 

@@ -6,10 +6,11 @@ import json
 import numpy as np
 import pytest
 
-from autograd_py import engine, trace
+from autograd_py import engine
+from autograd_py.playground import trace
 from autograd_py.playground import Session
-from autograd_py.playground_backward import parse_vector, RequestError
-from autograd_py.playground_views import PassRecorder, failed_node, first_freed_node, json_safe
+from autograd_py.playground.backward import parse_vector, RequestError
+from autograd_py.playground.views import PassRecorder, failed_node, first_freed_node, json_safe
 
 SEED_MM = """\
 import torch
@@ -69,7 +70,7 @@ def test_non_finite_values_are_sent_as_strings(session):
 
 
 def test_a_failing_export_does_not_fail_the_run(session, monkeypatch):
-    from autograd_py import graph
+    from autograd_py.playground import graph
 
     def broken(*args, **kwargs):
         raise ValueError("boom")

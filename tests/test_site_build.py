@@ -295,12 +295,12 @@ def test_copy_runtime_rejects_wrong_version_and_missing_files(tmp_path):
 
 
 def test_check_inputs_names_each_missing_entry(tmp_path):
-    (tmp_path / "src").mkdir()
-    (tmp_path / "src" / "worker.js").write_text("")
+    (tmp_path / "src" / "runtime").mkdir(parents=True)
+    (tmp_path / "src" / build_site.BUNDLES["worker.js"]).write_text("")
     with pytest.raises(build_site.BuildError) as info:
         build_site.check_inputs(tmp_path / "src", tmp_path / "public")
     message = str(info.value)
-    assert "src/main.js missing" in message
+    assert "src/app/main.js missing" in message
     assert "public/index.html missing" in message
     assert "worker.js missing" not in message
 
@@ -329,21 +329,22 @@ needs_node_modules = pytest.mark.skipif(
 @needs_node_modules
 def test_full_build_from_throwaway_entries(tmp_path):
     src, public = tmp_path / "src", tmp_path / "public"
-    src.mkdir()
+    for entry in build_site.BUNDLES.values():
+        (src / entry).parent.mkdir(parents=True, exist_ok=True)
     public.mkdir()
-    (src / "main.js").write_text(
+    (src / build_site.BUNDLES["main.js"]).write_text(
         'import { EditorState } from "@codemirror/state";\n'
         'console.log(EditorState.create({ doc: "abc" }).doc.length);\n'
         'new Worker(new URL("./worker.js", location.href), { type: "module" });\n')
-    (src / "worker.js").write_text(
+    (src / build_site.BUNDLES["worker.js"]).write_text(
         'const { loadPyodide } = await import(new URL("./pyodide/pyodide.mjs", '
         'self.location.href).href);\n'
         'await loadPyodide({ indexURL: new URL("./pyodide/", self.location.href).href });\n')
     for name in set(build_site.BUNDLES) - {"main.js", "worker.js", "sw.js"}:
-        (src / name).write_text(f"console.log({name!r});\n")
+        (src / build_site.BUNDLES[name]).write_text(f"console.log({name!r});\n")
     (public / "index.html").write_text("<!doctype html><script type=module src=./main.js>"
                                        "</script>")
-    (src / "sw.js").write_text('const MANIFEST = "__PRECACHE_MANIFEST__";\n'
+    (src / build_site.BUNDLES["sw.js"]).write_text('const MANIFEST = "__PRECACHE_MANIFEST__";\n'
                                'self.oninstall = () => console.log(MANIFEST.files);\n')
     out = tmp_path / "dist"
 

@@ -21,7 +21,7 @@ import warnings
 import numpy as np
 
 from . import graph
-from .playground_views import raising_node, tensor_by_name
+from .views import raising_node, tensor_by_name
 
 NAME = re.compile(r"[A-Za-z_]\w*(\.[A-Za-z_]\w*)*\Z")
 LITERAL_LIMIT = 64  # a one-hot gradient up to this size is written out as a literal
@@ -277,8 +277,8 @@ def jacobian(namespace, output_name, input_name):
         dict: ``{"ok", "output", "input", "out_shape", "in_shape", "matrix", "row_labels",
         "col_labels", "calls"}``, or ``{"ok": False, "error"}``.
     """
-    from . import autograd
-    from ._tensor import _make
+    from .. import autograd
+    from .._tensor import _make
 
     out = _tensor(namespace, output_name, "output")
     inp = _tensor(namespace, input_name, "input")

@@ -20,8 +20,8 @@ Example::
 
 import contextlib
 
-from . import _warn, devices, dtypes, formatting, grad_mode
-from .random import generator as _random
+from .. import _warn, devices, dtypes, formatting, grad_mode
+from ..random import generator as _random
 
 _PRINT_FIELDS = ("precision", "threshold", "edgeitems", "linewidth", "sci_mode")
 

@@ -18,9 +18,9 @@ import textwrap
 
 import numpy as np
 
-from .formatting import array_str
-from .node import AccumulateGrad, Node, SavedTensor
-from ._tensor import Tensor
+from ..formatting import array_str
+from ..node import AccumulateGrad, Node, SavedTensor
+from .._tensor import Tensor
 
 DEFAULT_BUDGET = 2000
 PREVIEW_ELEMENTS = 64

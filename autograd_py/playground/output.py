@@ -1,6 +1,6 @@
 """Captured output of one playground run: batched streaming to the page, with a size cap.
 
-Split out of ``playground`` to keep modules small; ``playground`` re-exports these names.
+Split out of ``session`` to keep modules small; ``session`` re-exports these names.
 """
 import time
 

@@ -8,8 +8,8 @@ outside the browser; this module never imports ``js`` or ``pyodide``.
 Every command's result also carries what the "See autograd" views draw: ``graph`` (from
 ``graph.export`` of the namespace), ``trace`` (the steps of the command's last backward pass),
 ``grad_history`` and ``failed_node``; ``request_json`` answers the views' own requests
-(``backward``, ``jacobian``, ``describe``, ``reset``). See ``playground_views`` and
-``playground_backward``.
+(``backward``, ``jacobian``, ``describe``, ``reset``). See ``views`` and
+``backward``.
 
 Example::
 
@@ -28,12 +28,13 @@ import time
 import traceback
 import warnings
 
-from . import engine, graph
-from .playground_output import (FLUSH_CHARS, FLUSH_INTERVAL_S, MAX_OUTPUT_CHARS, MAX_OUTPUT_LINES,  # noqa: F401 (re-exported)
+from .. import engine
+from . import graph
+from .output import (FLUSH_CHARS, FLUSH_INTERVAL_S, MAX_OUTPUT_CHARS, MAX_OUTPUT_LINES,  # noqa: F401 (re-exported)
                                 TRUNCATION_NOTE, OutputCapture, _StreamWriter)
-from .playground_globals import SessionGlobals
-from .playground_backward import RequestError, grad_change_report, jacobian, plan_backward, watched_tensor
-from .playground_views import GradHistory, PassRecorder, describe, failed_node, json_safe
+from .globals import SessionGlobals
+from .backward import RequestError, grad_change_report, jacobian, plan_backward, watched_tensor
+from .views import GradHistory, PassRecorder, describe, failed_node, json_safe
 
 EDITOR_FILENAME = "<editor>"
 CONSOLE_FILENAME = "<console>"
@@ -153,7 +154,7 @@ class Session:
         return result
 
     def jacobian(self, output, input):
-        """The Jacobian d output / d input for the view (see ``playground_backward.jacobian``)."""
+        """The Jacobian d output / d input for the view (see ``backward.jacobian``)."""
         try:
             result = jacobian(self.namespace, output, input)
         except RequestError as exc:

@@ -9,7 +9,7 @@ Example::
 """
 import contextlib
 
-from . import engine
+from .. import engine
 from .graph import preview
 
 

@@ -21,7 +21,7 @@ import weakref
 import numpy as np
 
 from . import graph, trace
-from .node import AccumulateGrad, Node
+from ..node import AccumulateGrad, Node
 
 STEP_LIMIT = 2000  # steps kept per pass; a longer pass is cut, and the page says how much
 HISTORY_ENTRIES = 12  # history entries kept per tensor (the newest)

@@ -7,7 +7,7 @@ from playwright.sync_api import expect
 
 REPO = Path(__file__).resolve().parents[2]
 LOAD_TIMEOUT_MS = 90_000
-LESSONS = json.loads((REPO / "web" / "src" / "lessons.json").read_text(encoding="utf-8"))["lessons"]
+LESSONS = json.loads((REPO / "web" / "src" / "app" / "lessons.json").read_text(encoding="utf-8"))["lessons"]
 
 
 def assert_in_order(text, expected):

@@ -18,7 +18,7 @@ from playwright.sync_api import expect
 
 from playground_helpers import LESSONS, REPO, PlaygroundPage, assert_in_order
 
-SHARE_JS = (REPO / "web" / "src" / "share.js").read_text(encoding="utf-8")
+SHARE_JS = (REPO / "web" / "src" / "share" / "share.js").read_text(encoding="utf-8")
 
 
 def _limit(name):

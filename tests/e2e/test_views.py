@@ -90,7 +90,7 @@ s.backward()
 def engine_order(code):
     """The nodes autograd_py's engine runs for the last backward of ``code``, by its own report."""
     import autograd_py
-    from autograd_py import trace
+    from autograd_py.playground import trace
 
     head, last = code.rstrip().rsplit("\n", 1)
     namespace = {"torch": autograd_py}  # not install_as_torch: other tests may use the real torch

@@ -2,7 +2,7 @@
 
 Steps, each timed on stdout:
 
-1. check the inputs (``web/src/main.js``, ``web/src/worker.js``,
+1. check the inputs (``web/src/app/main.js``, ``web/src/runtime/worker.js``,
    ``web/public/index.html``, ``web/node_modules``),
 2. build the ``autograd_py`` wheel from the working tree into ``wheels/``,
 3. bundle ``main.js`` and ``worker.js`` with esbuild (``web/build/bundle.mjs``),
@@ -54,8 +54,11 @@ PACKAGING_FILES = ("pyproject.toml", "setup.py", "setup.cfg", "MANIFEST.in", "RE
                    "LICENSE", "LICENSE.txt", "LICENSE.md")
 PACKAGE_DIR = "autograd_py"
 # Names the build itself writes at the top of the output.
-BUNDLES = ("main.js", "worker.js", "embed.js", "embed_frame.js", "shared_worker.js", "shared_port.js",
-           "sw.js")
+# Each bundle's name in the site and its entry in web/src/, which is grouped by feature
+# (the same table as web/build/bundle.mjs's ENTRIES).
+BUNDLES = {"main.js": "app/main.js", "worker.js": "runtime/worker.js", "embed.js": "embed/embed.js",
+           "embed_frame.js": "embed/embed_frame.js", "shared_worker.js": "runtime/shared_worker.js",
+           "shared_port.js": "runtime/shared_port.js", "sw.js": "offline/sw.js"}
 GENERATED_NAMES = {*BUNDLES, *(f"{name}.map" for name in BUNDLES), "examples", "pyodide", "wheels",
                    "build-info.json"}
 EXAMPLES_DIR = WEB_DIR / "examples"  # course pages that embed the playground, copied to examples/
@@ -75,7 +78,7 @@ def rel(path: Path) -> str:
 def check_inputs(src_dir: Path, public_dir: Path) -> None:
     """Fail early, naming every missing input, before any slow step runs."""
     problems = [f"{rel(p)} missing" for p in
-                (src_dir / "main.js", src_dir / "worker.js", public_dir / "index.html")
+                (src_dir / BUNDLES["main.js"], src_dir / BUNDLES["worker.js"], public_dir / "index.html")
                 if not p.is_file()]
     for package in ("esbuild", "pyodide"):
         if not (NODE_MODULES / package / "package.json").is_file():
@@ -238,7 +241,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--out", type=Path, default=WEB_DIR / "dist",
                         help="output folder, replaced as a whole (default: web/dist)")
     parser.add_argument("--src", type=Path, default=WEB_DIR / "src",
-                        help="folder with main.js and worker.js (default: web/src)")
+                        help="folder with app/main.js and runtime/worker.js (default: web/src)")
     parser.add_argument("--public", type=Path, default=WEB_DIR / "public",
                         help="folder copied verbatim into the output (default: web/public)")
     parser.add_argument("--cache-dir", type=Path, default=None,

@@ -9,16 +9,17 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
 
-// Each entry is loaded by a fixed relative URL, so each is bundled on its own.
+// Each entry is loaded by a fixed relative URL, so each is bundled on its own, and
+// written flat as <out>/<name> whatever folder of src/ its source lives in.
 // ESM where the loader allows it; "iife" for classic scripts.
 const ENTRIES = [
-  { name: "main.js", format: "esm" }, // the playground page
-  { name: "worker.js", format: "esm" }, // module Web Worker owning Pyodide
-  { name: "embed.js", format: "iife" }, // the host page's <script src=".../embed.js">
-  { name: "embed_frame.js", format: "esm" }, // embed.html, one example in compact mode
-  { name: "shared_worker.js", format: "esm" }, // module SharedWorker: one Pyodide for a page's embeds
-  { name: "shared_port.js", format: "esm" }, // shared_port.html, the SharedWorker's owner
-  { name: "sw.js", format: "iife" }, // service worker keeping the offline copy (classic, for portability)
+  { name: "main.js", src: "app/main.js", format: "esm" }, // the playground page
+  { name: "worker.js", src: "runtime/worker.js", format: "esm" }, // module Web Worker owning Pyodide
+  { name: "embed.js", src: "embed/embed.js", format: "iife" }, // the host page's <script src=".../embed.js">
+  { name: "embed_frame.js", src: "embed/embed_frame.js", format: "esm" }, // embed.html, one example in compact mode
+  { name: "shared_worker.js", src: "runtime/shared_worker.js", format: "esm" }, // module SharedWorker: one Pyodide for a page's embeds
+  { name: "shared_port.js", src: "runtime/shared_port.js", format: "esm" }, // shared_port.html, the SharedWorker's owner
+  { name: "sw.js", src: "offline/sw.js", format: "iife" }, // service worker keeping the offline copy (classic, for portability)
 ];
 // Resolve packages from web/node_modules even for sources outside web/.
 const NODE_MODULES = fileURLToPath(new URL("../node_modules", import.meta.url));
@@ -37,7 +38,7 @@ if (!values.src || !values.out) {
 const srcDir = path.resolve(values.src);
 const outDir = path.resolve(values.out);
 
-const missing = ENTRIES.map(({ name }) => path.join(srcDir, name)).filter((file) => !existsSync(file));
+const missing = ENTRIES.map(({ src }) => path.join(srcDir, src)).filter((file) => !existsSync(file));
 if (missing.length) {
   console.error(missing.map((file) => `${file} missing`).join("\n"));
   process.exit(1);
@@ -63,8 +64,8 @@ const common = {
 
 let results;
 try {
-  results = await Promise.all(ENTRIES.map(({ name, format }) =>
-    build({ ...common, format, entryPoints: [path.join(srcDir, name)] })));
+  results = await Promise.all(ENTRIES.map(({ src, format }) =>
+    build({ ...common, format, entryPoints: [path.join(srcDir, src)] })));
 } catch {
   // esbuild has already printed the errors with their source locations.
   process.exit(1);

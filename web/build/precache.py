@@ -1,6 +1,6 @@
 """The service worker's precache manifest, baked into the built ``sw.js``.
 
-``web/src/sw.js`` holds the string literal ``"__PRECACHE_MANIFEST__"``; the
+``web/src/offline/sw.js`` holds the string literal ``"__PRECACHE_MANIFEST__"``; the
 build replaces it by ``{"version": ..., "files": [...]}``: every file of the
 staged site except ``sw.js`` itself and source maps. The version hashes each
 file's path and bytes, so any change to the site changes ``sw.js`` too, and

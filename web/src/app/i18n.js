@@ -3,8 +3,8 @@
 // The "See autograd" views' strings live in i18n_views.js, the share links'
 // in i18n_share.js; both are merged in.
 
-import { SHARE_STRINGS } from "./i18n_share.js";
-import { VIEW_STRINGS } from "./i18n_views.js";
+import { SHARE_STRINGS } from "../share/i18n_share.js";
+import { VIEW_STRINGS } from "../views/i18n_views.js";
 
 export const STRINGS = {
   en: {

@@ -12,16 +12,16 @@
 //   playground.shareLink()   -> Promise<str>: a link to this page holding the editor's
 //                               code, the lesson and the language (see share.js)
 
-import { createEditor } from "./editor.js";
+import { createEditor } from "../editor/editor.js";
 import { LANGUAGES, STRINGS, defaultLanguage } from "./i18n.js";
 import { LESSONS, lessonById } from "./lessons.js";
-import { registerOffline } from "./offline.js";
-import { OfflineBadge } from "./offline_badge.js";
-import { OutputView } from "./output.js";
-import { PythonClient } from "./python_client.js";
-import { ShareUI } from "./share_ui.js";
+import { registerOffline } from "../offline/offline.js";
+import { OfflineBadge } from "../offline/offline_badge.js";
+import { OutputView } from "../editor/output.js";
+import { PythonClient } from "../runtime/python_client.js";
+import { ShareUI } from "../share/share_ui.js";
 import { loadSettings, saveSettings } from "./storage.js";
-import { Views } from "./views.js";
+import { Views } from "../views/views.js";
 
 const $ = (id) => document.getElementById(id);
 const settings = loadSettings({

@@ -15,7 +15,7 @@
 // show (see README "Embed"). Nothing here touches Python or the frame's DOM.
 
 import { HASH_PREFIX, dedent, normalizeOptions } from "./embed_options.js";
-import { encodeState } from "./share.js";
+import { encodeState } from "../share/share.js";
 
 const script = document.currentScript;
 const BASE = new URL(".", script ? script.src : location.href).href;

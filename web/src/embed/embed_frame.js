@@ -7,17 +7,17 @@
 // where SharedWorker exists; else a worker of its own, started on first Run
 // only, so a page of embeds never loads several Pythons at once.
 
-import { createEditor } from "./editor.js";
+import { createEditor } from "../editor/editor.js";
 import { HASH_PREFIX, normalizeOptions } from "./embed_options.js";
-import { GradsPanel } from "./grads_panel.js";
-import { GraphView } from "./graph_view.js";
-import { STRINGS, defaultLanguage } from "./i18n.js";
+import { GradsPanel } from "../views/grads_panel.js";
+import { GraphView } from "../views/graph_view.js";
+import { STRINGS, defaultLanguage } from "../app/i18n.js";
 import { EMBED_STRINGS } from "./i18n_embed.js";
-import { registerOffline } from "./offline.js";
-import { OutputView } from "./output.js";
-import { PythonClient } from "./python_client.js";
-import { decodeState } from "./share.js";
-import { SharedPythonClient } from "./shared_client.js";
+import { registerOffline } from "../offline/offline.js";
+import { OutputView } from "../editor/output.js";
+import { PythonClient } from "../runtime/python_client.js";
+import { decodeState } from "../share/share.js";
+import { SharedPythonClient } from "../runtime/shared_client.js";
 
 const $ = (id) => document.getElementById(id);
 const READY_MARK = "playground:python-ready";

@@ -23,7 +23,7 @@ export class Runtime {
     this.post = post;
     this.started = performance.now();
     this.pyodide = null;
-    this.playground = null; // PyProxy of autograd_py.playground
+    this.playground = null; // PyProxy of autograd_py.playground (its Session)
     this.interruptView = null;
   }
 
@@ -82,7 +82,7 @@ export class Runtime {
   }
 
   /**
-   * A new namespace with its own settings (see autograd_py/playground_globals.py).
+   * A new namespace with its own settings (see autograd_py/playground/globals.py).
    * @param {(stream: string, text: string) => void} emit streamed output, batched by Python
    */
   newSession(emit) {

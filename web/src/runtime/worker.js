@@ -16,7 +16,7 @@
 //     {type: "stdout" | "stderr" | "warning" | "echo", text}   streamed, batched by the Python side
 //     {id, type: "result", ok, stdout, stderr, error, duration_ms, ...}
 //       run/eval/backward/reset results also carry the views' state: graph (graph.export),
-//       trace (last backward pass), grad_history, failed_node; see autograd_py/playground.py.
+//       trace (last backward pass), grad_history, failed_node; see autograd_py/playground/session.py.
 // Requests are queued and answered in order, one at a time. shared_worker.js
 // speaks the same protocol to each embed of a course page.
 

@@ -1,5 +1,5 @@
 // Step-through of the last backward pass. Python recorded the engine's steps
-// (autograd_py.trace's JSON: node runs with their incoming and outgoing
+// (autograd_py.playground.trace's JSON: node runs with their incoming and outgoing
 // gradients, accumulations into leaves, hooks, frees); this panel replays
 // them with Back / Step / Play and tells the graph which node to highlight.
 
