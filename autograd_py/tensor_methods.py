@@ -62,9 +62,10 @@ def _inplace_method(op):
 
 
 for _name in ("add", "sub", "mul", "div", "pow", "clamp", "neg", "abs", "exp", "log", "sqrt", "sin", "cos",
-              "tanh", "sigmoid", "relu", "reciprocal", "floor", "ceil", "round", "sign", "t", "squeeze",
-              "unsqueeze", "transpose", "masked_fill", "index_add"):
+              "tanh", "sigmoid", "relu", "reciprocal", "floor", "ceil", "round", "sign", "masked_fill", "index_add"):
     setattr(Tensor, _name + "_", _inplace_method(_METHODS[_name]))
+for _name in ("t", "squeeze", "unsqueeze", "transpose"):
+    setattr(Tensor, _name + "_", lambda self, *args, _op=_METHODS[_name]: IP.view_(self, _op, *args))
 Tensor.clamp_min_ = lambda self, min: Tensor.clamp_(self, min=min)
 Tensor.clamp_max_ = lambda self, max: Tensor.clamp_(self, max=max)
 Tensor.clamp_min = lambda self, min: CMP.clamp(self, min=min)

@@ -169,6 +169,39 @@ def _rebase(t, res):
                 fn._vars[key] = SavedTensor(t, is_output=True)
 
 
+# PyTorch names the node of an in-place view op apart from its out-of-place twin's.
+_INPLACE_VIEW_NAMES = {"UnsqueezeBackward0": "UnsqueezeBackward1", "TBackward0": "TBackward1",
+                       "TransposeBackward0": "TransposeBackward1", "SqueezeBackward0": "SqueezeBackward3",
+                       "SqueezeBackward1": "SqueezeBackward4", "SqueezeBackward2": "SqueezeBackward5"}
+_inplace_view_classes = {}
+
+
+def _inplace_view_node(node, dim):
+    name = "SqueezeBackward5" if node.name().startswith("Squeeze") and isinstance(dim, (tuple, list)) else (
+        _INPLACE_VIEW_NAMES.get(node.name()))
+    if name is None:
+        return node
+    cls = _inplace_view_classes.get((type(node), name))
+    if cls is None:
+        cls = _inplace_view_classes[(type(node), name)] = type(name, (type(node),), {})
+    node.__class__ = cls
+    return node
+
+
+def view_(t, op, *args):
+    """An in-place view op (``unsqueeze_``, ``squeeze_``, ``t_``, ``transpose_``): ``t`` takes the
+    shape and strides ``op`` would give a view, keeps its storage, and bumps its version. Returns ``t``."""
+    check(t)
+    out = op(t, *args)
+    t._data = out._data
+    t._version_counter[0] += 1
+    if "_view_fn" in t.__dict__:
+        t._view_fn, t._np_view_fn = out._view_fn, out._np_view_fn
+    if out._grad_fn is not None and out._grad_fn is not t._grad_fn:
+        t._grad_fn, t._output_nr = _inplace_view_node(out._grad_fn, args[0] if args else None), 0
+    return t
+
+
 class CopyBackwards(Node):
     def backward(self, grad):
         g_self = grad * 0 if self._next_functions[0][0] is not None else None

@@ -195,7 +195,10 @@ def matmul(input, other):
     if not grad_on(input, other) and da and db and input._data.dtype == other._data.dtype:
         # No graph to record (e.g. inside a backward pass): one NumPy call, no view bookkeeping.
         try:
-            return _make(np.matmul(input._data, other._data))
+            out = _make(np.matmul(input._data, other._data))
+            if da == 1 and db == 2:
+                out._version_counter[0] = 1  # PyTorch squeezes mm's result in place
+            return out
         except ValueError:
             pass  # fall through, for PyTorch's error message
     if da == 0 or db == 0:
@@ -205,7 +208,9 @@ def matmul(input, other):
     if da == 2 and db == 1:
         return mv(input, other)
     if da == 1 and db == 2:
-        return squeeze(mm(unsqueeze(input, 0), other), [0])
+        # PyTorch squeezes mm's result in place: a version bump and SqueezeBackward4, not a view.
+        from .inplace import view_
+        return view_(mm(unsqueeze(input, 0), other), squeeze, 0)
     if da == 2 and db == 2:
         return mm(input, other)
     if da >= 3 and db <= 2 and (other._requires_grad or _leading_dims_contiguous(input._data)):

@@ -58,6 +58,7 @@ def _finish(t, requires_grad, out=None):
         else:
             out._data = t._data.astype(out._data.dtype)
         return out
+    t._version_counter[0] = 0  # a factory's fresh tensor is at version 0, though it was filled in place
     if requires_grad:
         if t._data.dtype.kind not in "fc":
             raise RuntimeError("Only Tensors of floating point and complex dtype can require gradients")
