@@ -26,9 +26,9 @@ from .grad_mode import (enable_grad, inference_mode, is_anomaly_enabled, is_grad
 from .ops.indexing import index_add, index_select, masked_fill, masked_select, narrow, nonzero, select
 from .ops.sorting import argsort, msort, sort, topk
 from .ops.linalg import addmm, bmm, dot, inner, matmul, mm, mv, outer
-from .ops.comparison import (allclose, clamp, eq, equal, floor_divide, ge, gt, isfinite, isinf, isnan, le,
-                             logical_and, logical_not, logical_or, lt, maximum, minimum, ne, remainder,
-                             where)
+from .ops.comparison import (allclose, clamp, clamp_max, clamp_min, eq, equal, floor_divide, fmod, ge, gt,
+                             isfinite, isinf, isnan, le, logical_and, logical_not, logical_or, lt, maximum,
+                             minimum, ne, remainder, where)
 from .ops.pointwise import (abs, add, ceil, clone, cos, div, exp, floor, log, log1p, mul, neg, pow,
                             reciprocal, relu, round, rsub, sigmoid, sign, sin, sqrt, square, sub, tan, tanh,
                             trunc)

@@ -68,8 +68,8 @@ for _name in ("t", "squeeze", "unsqueeze", "transpose"):
     setattr(Tensor, _name + "_", lambda self, *args, _op=_METHODS[_name]: IP.view_(self, _op, *args))
 Tensor.clamp_min_ = lambda self, min: Tensor.clamp_(self, min=min)
 Tensor.clamp_max_ = lambda self, max: Tensor.clamp_(self, max=max)
-Tensor.clamp_min = lambda self, min: CMP.clamp(self, min=min)
-Tensor.clamp_max = lambda self, max: CMP.clamp(self, max=max)
+Tensor.clamp_min = CMP.clamp_min
+Tensor.clamp_max = CMP.clamp_max
 
 
 # ---------------------------------------------------------------------------- composites and random fills
@@ -121,6 +121,7 @@ Tensor.__abs__ = P.abs
 Tensor.__floordiv__ = CMP.floor_divide
 Tensor.__rfloordiv__ = lambda self, other: CMP.floor_divide(other, self)
 Tensor.__mod__ = CMP.remainder
+Tensor.__rmod__ = lambda self, other: CMP.remainder(other, self)
 Tensor.__eq__ = CMP.eq
 Tensor.__ne__ = CMP.ne
 Tensor.__lt__ = CMP.lt

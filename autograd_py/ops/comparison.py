@@ -9,15 +9,19 @@ class ClampBackward1(Node):
     keeps = ("max", "min")
 
     def backward(self, grad):
-        x = self.saved("self")
-        lo, hi = self.min, self.max
-        # Gradient 1 at the bounds themselves, as in PyTorch.
-        mask = _make(np.ones(x._data.shape, dtype=bool))
-        if lo is not None:
-            mask = mask & (x >= lo)
-        if hi is not None:
-            mask = mask & (x <= hi)
-        return grad * mask
+        # clamp_backward: gradient 1 at the bounds themselves, 0 (not grad * 0) outside them.
+        x, lo, hi = self.saved("self"), self.min, self.max
+        if lo is not None and hi is not None:
+            return where((x >= lo) & (x <= hi), grad, 0.0)
+        return where(x >= lo, grad, 0.0) if lo is not None else where(x <= hi, grad, 0.0)
+
+
+class ClampMinBackward0(ClampBackward1):
+    keeps = ("min",)
+
+
+class ClampMaxBackward0(ClampBackward1):
+    keeps = ("max",)
 
 
 class ClampBackward0(Node):
@@ -56,7 +60,15 @@ def _clamp_tensor(input, min, max):
     return out
 
 
-def clamp(input, min=None, max=None):
+def clamp_min(input, min):
+    return clamp(input, min, None, ClampMinBackward0)
+
+
+def clamp_max(input, max):
+    return clamp(input, None, max, ClampMaxBackward0)
+
+
+def clamp(input, min=None, max=None, _node=ClampBackward1):
     if min is None and max is None:
         raise RuntimeError("torch.clamp: At least one of 'min' or 'max' must not be None")
     if isinstance(min, Tensor) or isinstance(max, Tensor):
@@ -65,7 +77,7 @@ def clamp(input, min=None, max=None):
     dt = result_np_dtype(input, *(v for v in (min, max) if v is not None))
     out = _make(np.clip(input._data.astype(dt, copy=False), min, max).astype(dt, copy=False))
     if grad_on(input):
-        node = ClampBackward1()
+        node = _node()
         node.min, node.max = min, max
         node.save(self=input)
         record(out, node, (input,))
@@ -77,7 +89,7 @@ class MaximumBackward0(Node):
 
     def backward(self, grad):
         a, b = self.saved("self"), self.saved("other")
-        return _pick_backward(grad, a, b, a > b)
+        return _pick_backward(grad, a, b, a < b, a > b)
 
 
 class MinimumBackward0(Node):
@@ -85,13 +97,15 @@ class MinimumBackward0(Node):
 
     def backward(self, grad):
         a, b = self.saved("self"), self.saved("other")
-        return _pick_backward(grad, a, b, a < b)
+        return _pick_backward(grad, a, b, a > b, a < b)
 
 
-def _pick_backward(grad, a, b, a_wins):
-    """The gradient of picking ``a`` where ``a_wins``, else ``b``; ties split it in half, as in PyTorch."""
-    half, tie = grad / 2, a == b
-    return where(tie, half, where(a_wins, grad, 0.0)), where(tie, half, where(a_wins, 0.0, grad))
+def _pick_backward(grad, a, b, a_loses, b_loses):
+    """derivatives.yaml's ``where(self == other, grad / 2, grad).masked_fill_(loses, 0)``: ties split
+    the gradient, and where a NaN makes both comparisons false, both inputs receive all of it."""
+    from .indexing import masked_fill
+    shared = where(a == b, grad / 2, grad)
+    return masked_fill(shared, a_loses, 0), masked_fill(shared, b_loses, 0)
 
 
 def maximum(input, other):
@@ -162,9 +176,70 @@ logical_xor = _compare(np.logical_xor)
 bitwise_and = _compare(np.bitwise_and)
 bitwise_or = _compare(np.bitwise_or)
 bitwise_xor = _compare(np.bitwise_xor)
-floor_divide = _compare(np.floor_divide)
-remainder = _compare(np.remainder)
-fmod = _compare(np.fmod)
+
+
+# ---------------------------------------------------------------------------- division remainders
+class RemainderBackward0(Node):
+    """``tensor % number``: the gradient passes through (the quotient is piecewise constant)."""
+
+    def backward(self, grad):
+        return grad
+
+
+class RemainderBackward1(Node):
+    saves = ("other", "self")
+    rounding = "floor"
+
+    def backward(self, grad):
+        from .pointwise import div
+        g_self = grad if self._next_functions[0][0] is not None else None
+        g_other = None
+        if self._next_functions[1][0] is not None:
+            g_other = -grad * div(self.saved("self"), self.saved("other"), rounding_mode=self.rounding)
+        return g_self, g_other
+
+
+class FmodBackward0(RemainderBackward0):
+    pass
+
+
+class FmodBackward1(RemainderBackward1):
+    rounding = "trunc"
+
+
+class _NotImplemented(Node):
+    """PyTorch's node for an op without a derivative: backward through it raises."""
+
+    def backward(self, grad):
+        raise RuntimeError(f"derivative for aten::{self.op} is not implemented")
+
+    def name(self):
+        return "torch::autograd::NotImplemented"
+
+
+_NotImplemented.__name__ = _NotImplemented.__qualname__ = "NotImplemented"
+
+
+def _divide_op(fn, op, scalar_node, tensor_node):
+    def divide(input, other):
+        out = _compare(fn)(input, other)
+        if out._data.dtype.kind == "f" and grad_on(input, other):
+            if not isinstance(input, Tensor) or tensor_node is None:
+                node = _NotImplemented()
+                node.op = op
+            else:
+                node = tensor_node() if isinstance(other, Tensor) else scalar_node()
+            if isinstance(node, RemainderBackward1):
+                node.save(self=input, other=other)
+            record(out, node, tuple(t for t in (input, other) if isinstance(t, Tensor)))
+        return out
+    divide.__name__ = op
+    return divide
+
+
+floor_divide = _divide_op(np.floor_divide, "floor_divide", None, None)
+remainder = _divide_op(np.remainder, "remainder", RemainderBackward0, RemainderBackward1)
+fmod = _divide_op(np.fmod, "fmod", FmodBackward0, FmodBackward1)
 
 
 def logical_not(input):

@@ -132,6 +132,14 @@ def mul(input, other):
     return out
 
 
+class DivBackward2(Node):
+    """Division with a rounding mode is piecewise constant: zero gradients, as in PyTorch."""
+    keeps = ("rounding_mode",)
+
+    def backward(self, grad):
+        return tuple(None if fn is None else _make(np.zeros_like(grad._data)) for fn, _ in self._next_functions)
+
+
 def mul_scalar(input, other):
     """``input * other`` for a number ``other``, as ATen's own formulas multiply (``mul.Scalar``,
     whose node is MulBackward1, where ``x * 2`` from Python records MulBackward0)."""
@@ -147,7 +155,12 @@ def div(input, other, rounding_mode=None):
     a, b = operands(input, other)
     if rounding_mode is not None:
         fn = np.floor if rounding_mode == "floor" else np.trunc
-        return _make(fn(np.true_divide(a, b)).astype(np.result_type(a, b), copy=False))
+        out = _make(fn(np.true_divide(a, b)).astype(np.result_type(a, b), copy=False))
+        if out._data.dtype.kind == "f" and grad_on(input, other):
+            node = DivBackward2()
+            node.rounding_mode = rounding_mode
+            record(out, node, (input, other))
+        return out
     if a.dtype.kind != "f":
         # Integers divide into the default float dtype (both operands, or NumPy would give float64).
         dt = get_default_dtype().np
