@@ -47,7 +47,8 @@ def test_names_errors_and_crashes_are_told_apart():
     assert classify(show(), "ValueError axis 1 is out of bounds", "x")[0] == "crash"
     assert classify("RuntimeError bad shape [2, 3]", show(), "x") == ("error", "missing error: RuntimeError bad shape [*]")
     category, detail = classify("IndexError index 9 is out of bounds", "IndexError invalid index", "x")
-    assert category == "error" and "ours: IndexError invalid index" in detail
+    assert (category, detail) == ("error", "IndexError torch: index # is out of bounds | ours: invalid index")
+    assert classify("warning UserWarning mT is deprecated", show(), "x") == ("warning", "missing warning UserWarning mT is deprecated")
 
 
 def test_compare_names_the_first_diverging_block():

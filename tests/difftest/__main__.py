@@ -63,6 +63,8 @@ def cmd_run(args):
         f"Command: `python -m tests.difftest run --n {args.n} --seed {args.seed}` "
         f"(program k has seed `{args.seed} * 1000003 + k`; ids below are `seed:k`).",
         "",
+        f"- autograd_py: the working tree on top of commit {_head()} at "
+        f"{time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())}",
         f"- programs: {len(programs)} compared ({args.n} generated; left out because PyTorch itself "
         f"crashed (segfault) making or running them: {', '.join(f'{args.seed}:{k}' for k in skipped) or 'none'})",
         f"- diverging: {n_found} ({rate:.2f}%); groups: {len(groups)}",
@@ -74,6 +76,12 @@ def cmd_run(args):
     pathlib.Path(args.report).write_text(markdown(groups, summary), encoding="utf-8")
     print("\n".join(summary))
     print(f"report: {args.report}")
+
+
+def _head():
+    import subprocess
+    proc = subprocess.run(["git", "rev-parse", "--short", "HEAD"], capture_output=True, text=True, cwd=HERE)
+    return proc.stdout.strip() or "unknown"
 
 
 def shrink_and_group(pair, ids, programs, expected, actual, args):

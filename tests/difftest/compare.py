@@ -100,12 +100,12 @@ _SHAPES = re.compile(r"\[(?:#(?:, #)*)?\]|\((?:#,?(?: #,?)*)?\)")
 _TENSOR_TYPES = re.compile(r"torch\.(?:Float|Double|Long|Int|Bool)Tensor")
 
 
-def template(line):
+def template(line, limit=160):
     """A line with its numbers, shapes, tensor types and variable names blanked, to group like
     messages together."""
     text = _NUMBERS.sub("#", _VAR.sub("v#", line.strip()))
     text = _TENSOR_TYPES.sub("torch.*Tensor", _SHAPES.sub("[*]", text))
-    return text[:160]
+    return text[:limit]
 
 
 def _first_token_difference(expected, actual):
@@ -121,13 +121,18 @@ def classify(expected, actual, label, mixed=False):
     """Name the cause of one differing pair of lines."""
     e_err, a_err = bool(_ERROR.match(expected)), bool(_ERROR.match(actual))
     if e_err and a_err:
-        return "error", f"{template(expected)} | ours: {template(actual)}"
+        return "error", _message_difference(template(expected, None), template(actual, None))
     if e_err:
-        return "error", f"missing error: {template(expected)}"
+        return "error", f"missing error: {template(expected)[:100]}"
     if a_err:
-        return "crash", f"{template(actual)}"
-    if expected.startswith("warning") or actual.startswith("warning"):
-        return "warning", f"{template(expected) or '(none)'} | ours: {template(actual) or '(none)'}"
+        return "crash", f"{template(actual)[:100]}"
+    e_warn, a_warn = expected.startswith("warning "), actual.startswith("warning ")
+    if e_warn and a_warn:
+        return "warning", _message_difference(template(expected, None), template(actual, None))
+    if e_warn:
+        return "warning", f"missing {template(expected)[:100]}"
+    if a_warn:
+        return "warning", f"extra {template(actual)[:100]}"
     match, numeric = lines_match(expected, actual, mixed)
     field = "grad" if ".grad" in expected.split(" ", 1)[0] or expected.startswith(("g", "hook")) else "value"
     if numeric:
@@ -135,6 +140,18 @@ def classify(expected, actual, label, mixed=False):
     if _differs_before_graph(expected, actual):
         return "value", field + " dtype/shape"
     return "names", _first_token_difference(expected, actual)
+
+
+def _message_difference(expected, actual):
+    """Two messages as their shared start and where they part: ``start … torch: X | ours: Y``."""
+    n = 0
+    while n < min(len(expected), len(actual)) and expected[n] == actual[n]:
+        n += 1
+    n = expected.rfind(" ", 0, n) + 1 if n < len(expected) else n
+    head = expected[:n].rstrip()
+    if len(head) > 60:
+        head = head[:60] + " …"
+    return f"{head} torch: {expected[n:n + 70] or '(ends)'} | ours: {actual[n:n + 70] or '(ends)'}"
 
 
 def _differs_before_graph(expected, actual):

@@ -41,8 +41,11 @@ def group(found):
 def markdown(groups, summary):
     """The report: ``summary`` lines, a table of groups, then one minimal program per group."""
     out = ["# Differential testing report: autograd_py against PyTorch 2.13", ""]
-    out += summary + [""]
-    out += ["| # | kind | cause | where | programs |", "|---|---|---|---|---|"]
+    out += summary
+    for category in CATEGORIES:
+        chosen = [g for g in groups if g[0][0] == category]
+        out.append(f"- {TITLES[category].lower()}: {sum(len(e) for _, e in chosen)} programs in {len(chosen)} groups")
+    out += ["", "| # | kind | cause | where | programs |", "|---|---|---|---|---|"]
     for n, (key, entries) in enumerate(groups, 1):
         category, detail, where = key[0], key[1], _where(key, entries)
         out.append(f"| {n} | {category} | `{_cell(detail)}` | {_cell(where)} | {len(entries)} |")
