@@ -1,4 +1,5 @@
 """Reductions: sum, mean, prod, max/min with indices, var/std/norm, gather, cumsum."""
+import warnings
 
 from .. import dtypes, grad_mode
 from ..node import Node
@@ -398,23 +399,43 @@ def scatter_add_into(shape, dim, index, src):
 
 
 # ---------------------------------------------------------------------------- statistics and norms
+def _var_backward(node, grad, x):
+    """FunctionsManual's var_backward: ``(2 / dof) * grad * (x - x.mean(dim, keepdim=True))``.
+
+    Over all elements with ``dof <= 0`` it is inf, or NaN where ``x`` equals its mean (PyTorch's
+    way of saying 0 / 0); over some dims ``2 / 0`` is inf, which the centred zeros make NaN.
+    """
+    from .pointwise import mul_scalar
+    nb = batch_ndim[0]
+    full = node.full
+    if not node.keepdim and (nb or (not full and x._data.ndim > 1)):
+        for d in node.dims:
+            grad = unsqueeze(grad, d + nb)
+    dof = node.dof
+    if full:
+        m = mean(x)
+        if dof <= 0:
+            return grad * _make(np.where(x._data == m._data, np.nan, np.inf).astype(x._data.dtype))
+        return mul_scalar(grad, 2.0 / dof) * (x - m)
+    return mul_scalar(grad, 2.0 / dof if dof else np.inf) * (x - mean(x, node.dims, keepdim=True))
+
+
 class VarBackward0(_Reduction):
     saves = ("self",)
 
     def backward(self, grad):
-        x = self.saved("self")
-        centred = x - mean(x, self.dims, keepdim=True)
-        return self._back(grad) * centred * (2.0 / self.denom)
+        return _var_backward(self, grad, self.saved("self"))
 
 
 class StdBackward0(_Reduction):
     saves = ("result", "self")
 
     def backward(self, grad):
-        x, result = self.saved("self"), self.saved("result")
-        centred = x - mean(x, self.dims, keepdim=True)
-        r = _expand_back(result, self.shape, self.dims, self.keepdim)
-        return self._back(grad) * centred / (r * self.denom)
+        # std_backward: grad / (2 std), taken as 0 where the std is 0, then var's backward.
+        from .indexing import masked_fill
+        from .pointwise import mul_scalar
+        result = self.saved("result")
+        return _var_backward(self, masked_fill(grad / mul_scalar(result, 2), result == 0, 0), self.saved("self"))
 
 
 def _correction(unbiased, correction):
@@ -426,18 +447,31 @@ def _correction(unbiased, correction):
 def _var_like(input, dim, unbiased, keepdim, correction, cls, np_fn):
     if isinstance(dim, bool):
         unbiased, dim = dim, None
+    if input._data.dtype.kind not in "fc":
+        raise RuntimeError("std and var only support floating point and complex dtypes")
     c = _correction(unbiased, correction)
-    data = float_data(input)
+    data = input._data
     dims = _dims(dim, data.ndim)
-    out = _make(np.asarray(np_fn(data, axis=dims, ddof=c, keepdims=keepdim), dtype=data.dtype))
+    count = int(np.prod([data.shape[d] for d in dims])) if data.ndim else 1
+    if count - c > 0:
+        value = np_fn(data, axis=dims, ddof=c, keepdims=keepdim)
+    else:
+        warnings.warn(f"{np_fn.__name__}(): degrees of freedom is <= 0. Correction should be strictly less than "
+                      "the reduction factor (input numel divided by output numel). (Triggered internally at "
+                      "/__w/pytorch/pytorch/aten/src/ATen/native/ReduceOps.cpp:1861.)", UserWarning, stacklevel=4)
+        with warnings.catch_warnings():  # NumPy's own RuntimeWarning: PyTorch's words instead
+            warnings.simplefilter("ignore", RuntimeWarning)
+            value = np_fn(data, axis=dims, ddof=c, keepdims=keepdim)
+    out = _make(np.asarray(value, dtype=data.dtype))
     if grad_on(input):
         node = cls()
-        node.denom = int(np.prod([data.shape[d] for d in dims])) - c if data.ndim else 1 - c
+        node.dof, node.full = count - c, dim is None or data.ndim == 0
         _reduced(input, dims, keepdim, node, self=input)
         if cls is StdBackward0:
             node.save_output(result=out)
         record(out, node, (input,))
     return out
+
 
 
 @numpy_names
