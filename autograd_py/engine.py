@@ -166,6 +166,14 @@ def run_backward(roots, root_grads, keep_graph, create_graph, inputs=None, accum
 
     # The root's buffer holds a real gradient so the loop below runs it like any other node.
     buffers = {root: [root_grads[0]]}
+    # Without a graph to record, PyTorch adds a second gradient into the first in place when the
+    # buffer holds the only reference to it (a fresh, dense, non-view tensor), which bumps its
+    # version; ``holders`` counts the references the pass keeps (buffer slots, a node's pending
+    # outputs, captured inputs, the root) to tell when.
+    holders = None if create_graph else {}
+    if holders is not None:
+        for g in root_grads + [root_grads[0]]:
+            _hold(holders, g)
     ready = [(0.0, 0, root)]
     tie = 1
     heappop, heappush = heapq.heappop, heapq.heappush
@@ -178,6 +186,10 @@ def run_backward(roots, root_grads, keep_graph, create_graph, inputs=None, accum
         while ready:
             node = heappop(ready)[2]
             grads = buffers.pop(node)
+            if holders is not None:
+                for g in grads:
+                    if g is not None:
+                        _drop(holders, g)
             if node._pre_hooks or node._retain_grad_refs:
                 grads = run_tensor_pre_hooks(node, grads, listener)
             if captures:
@@ -185,7 +197,7 @@ def run_backward(roots, root_grads, keep_graph, create_graph, inputs=None, accum
                 leaf_run = accumulate and node.__class__ is AccumulateGrad
                 if leaf_run and node._node_pre_hooks:
                     grads = run_pre_hooks(node, grads)
-                if _capture(node, grads, captures, captured, inputs, accumulate, needed):
+                if _capture(node, grads, captures, captured, inputs, accumulate, needed, holders):
                     if leaf_run and node._hooks:
                         run_post_hooks(node, [], grads)
                     if not keep_graph:
@@ -220,19 +232,35 @@ def run_backward(roots, root_grads, keep_graph, create_graph, inputs=None, accum
                 node._freed = True
                 if packed[0]:
                     node._release()
+            released = None
+            if holders is not None:
+                released = []  # outputs not moved into an empty slot, let go once all are handed on
+                for g in out:
+                    if g is not None:
+                        _hold(holders, g)
             for (nxt, nr), g in zip(node._next_functions, out):
                 if nxt is None or (needed is not None and nxt not in needed):
+                    if released is not None and g is not None:
+                        released.append(g)
                     continue
                 buf = buffers.get(nxt)
                 if buf is None:
                     buf = buffers[nxt] = [None] * nxt.num_outputs
                 if g is not None:
-                    buf[nr] = g if buf[nr] is None else _add_grads(buf[nr], g, create_graph)
+                    if buf[nr] is None:
+                        buf[nr] = g
+                    else:
+                        buf[nr] = _add_grads(buf[nr], g, create_graph, holders)
+                        if released is not None:
+                            released.append(g)
                 remaining = deps[nxt] - 1
                 deps[nxt] = remaining
                 if remaining == 0:
                     heappush(ready, (-nxt._seq, tie, nxt))
                     tie += 1
+            if released:
+                for g in released:
+                    _drop(holders, g)
     finally:
         grad_mode._state[0] = prev_mode
         current_task[0] = prev_task
@@ -241,13 +269,15 @@ def run_backward(roots, root_grads, keep_graph, create_graph, inputs=None, accum
     return captured
 
 
-def _capture(node, grads, captures, captured, inputs, accumulate, needed):
+def _capture(node, grads, captures, captured, inputs, accumulate, needed, holders):
     """Records gradients arriving at ``inputs``; True when the pass should stop at this node."""
     hit = False
     for nr in range(len(grads)):
         for i in captures.get((node, nr), ()):
             hit = True
             captured[i] = grads[nr]
+            if holders is not None and grads[nr] is not None:
+                _hold(holders, grads[nr])
             if accumulate and grads[nr] is not None:
                 _accumulate_into_input(inputs[i], grads[nr])
     if not hit:
@@ -257,11 +287,40 @@ def _capture(node, grads, captures, captured, inputs, accumulate, needed):
         n is not None and n in needed for n, _ in node._next_functions)
 
 
-def _add_grads(a, b, create_graph):
-    """Sums two gradients for one input; without a graph to record, NumPy does it directly."""
+def _hold(holders, g):
+    entry = holders.get(id(g))
+    if entry is None:
+        holders[id(g)] = [g, 1]  # keeps ``g`` alive, so its id is not reused during the pass
+    else:
+        entry[1] += 1
+
+
+def _drop(holders, g):
+    entry = holders.get(id(g))
+    if entry is not None:
+        entry[1] -= 1
+        if not entry[1]:
+            del holders[id(g)]
+
+
+def _add_grads(a, b, create_graph, holders=None):
+    """Sums two gradients for one input; without a graph to record, NumPy does it directly.
+
+    Where PyTorch would add ``b`` into ``a`` in place (``holders`` shows the buffer holds the only
+    reference to ``a``, a dense non-view), the sum carries ``a``'s version plus one: nothing else
+    can see ``a`` then, so a fresh tensor is indistinguishable and never aliases another.
+    """
     if create_graph or a._data.shape != b._data.shape or a._data.dtype != b._data.dtype:
         return a + b
-    return _make(a._data + b._data)
+    out = _make(a._data + b._data)
+    if holders is not None:
+        entry = holders.get(id(a))
+        if entry is not None and entry[1] == 1 and a._base is None and all(
+                s or n <= 1 for s, n in zip(a._data.strides, a._data.shape)):
+            out._version_counter[0] = a._version_counter[0] + 1
+        _drop(holders, a)
+        _hold(holders, out)
+    return out
 
 
 def _accumulate_into_input(t, grad):

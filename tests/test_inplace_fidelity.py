@@ -50,3 +50,20 @@ def test_matmul_of_a_vector_and_a_matrix_squeezes_in_place():
 
 def test_random_factories_start_at_version_zero():
     assert [t._version for t in (torch.randn(3), torch.rand(2), torch.randint(0, 3, (2,)))] == [0, 0, 0]
+
+
+def _grad_versions(out, x, **kwargs):
+    return [g._version for g in torch.autograd.grad(out, [x], **kwargs)]
+
+
+def test_the_engine_adds_a_later_gradient_in_place_only_into_a_buffer_it_alone_holds():
+    x = torch.tensor([1.0, 2.0, 3.0], requires_grad=True)
+    assert _grad_versions(((x * 2) + (x * 3)).sum(), x) == [1]  # two fresh grads: one in-place add
+    assert _grad_versions(((x * 2) + (x * 3) + x.exp()).sum(), x) == [2]
+    assert _grad_versions((x * x).sum(), x) == [1]
+    assert _grad_versions((x + x).sum(), x) == [0]  # one grad for both: the sum is a new tensor
+    assert _grad_versions(x.sum(), x) == [0]
+    g = torch.ones(3)
+    assert _grad_versions(x + x * 2, x, grad_outputs=g) == [0] and g._version == 0  # the caller's g
+    first, = torch.autograd.grad((x * x).sum(), x, create_graph=True)
+    assert first._version == 0 and _grad_versions(first.sum(), x) == [1]

@@ -66,7 +66,9 @@ def _type_name(np_dtype):
 
 
 class CopySlices(Node):
-    """The base's new ``grad_fn`` after an in-place op on one of its views."""
+    """The base's new ``grad_fn`` after an in-place op on one of its views. As in PyTorch, it wraps
+    the op's node ``fn``: its inputs are the base's old history and then ``fn``'s other inputs, and
+    its backward runs ``fn`` on the view's part of the gradient."""
 
     supports_batched = False  # its view function indexes from the front
 
@@ -74,11 +76,21 @@ class CopySlices(Node):
         return "torch::autograd::CopySlices"
 
     def backward(self, grad):
-        mask = np.ones(self.shape, dtype=bool)
-        self.np_view_fn(mask)[...] = False
-        g_base = grad * _make(mask) if self._next_functions[0][0] is not None else None
-        g_view = self.view_fn(grad) if self._next_functions[1][0] is not None else None
-        return g_base, g_view
+        from ..engine import _validate
+        fn = self.fn
+        if self._freed:
+            fn._freed = True  # they share what was saved
+        res = fn._apply([self.view_fn(grad)])
+        if fn._input_meta is not None:
+            res = _validate(fn, res)
+        g_base = None
+        if self._next_functions[0][0] is not None:
+            mask = np.ones(self.shape, dtype=bool)
+            self.np_view_fn(mask)[...] = False
+            g_base = grad * _make(mask)
+            if res[0] is not None:
+                g_base = g_base + _embed_view(res[0], self.shape, self.view_fn, self.np_view_fn)
+        return (g_base, *res[1:])
 
 
 def apply(t, fn, *others):
@@ -106,7 +118,12 @@ def rebase_history(t, base_old):
     if base_old is not None:
         node = CopySlices()
         node.shape, node.view_fn, node.np_view_fn = base._data.shape, t._view_fn, t._np_view_fn
-        record(base, node, (base_old, t))
+        fn = node.fn = t._grad_fn
+        node._vars = fn._vars
+        record(base, node, (base_old,))
+        node._next_functions += fn._next_functions[1:]
+        if node._input_meta is not None:
+            node._input_meta = node._input_meta + [None] * (len(node._next_functions) - 1)
     _refresh_views(base if base is not None else t)
 
 
@@ -234,10 +251,22 @@ def copy_(t, src):
     return apply(t, copy, src)
 
 
+class FillBackward3(Node):
+    """``fill_`` with a 0-dim tensor value, which gets the sum of the gradient."""
+
+    def backward(self, grad):
+        g_self = grad * 0 if self._next_functions[0][0] is not None else None
+        return g_self, (grad.sum() if self._next_functions[1][0] is not None else None)
+
+
 def fill_(t, value):
     """Fills ``t`` with ``value`` in place. Returns ``t``."""
     if isinstance(value, Tensor):
-        return copy_(t, value)
+        if value._data.ndim:
+            raise RuntimeError(f"fill_ only supports 0-dimension value tensor but got tensor with "
+                               f"{value._data.ndim} dimensions.")
+        return apply(t, lambda old: _filled(old, np.full(old._data.shape, value._data, old._data.dtype),
+                                            FillBackward3, (value,)), value)
     return apply(t, lambda old: _filled(old, np.full(old._data.shape, value, old._data.dtype), FillBackward0))
 
 
