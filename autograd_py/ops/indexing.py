@@ -6,8 +6,9 @@ indexing is one ``IndexBackward0`` node. Writes go through ``inplace.py``.
 from ..node import Node
 from ..signatures import numpy_names
 from .._tensor import _wrap_dim
-from .base import Tensor, _make, batch_ndim, batched, grad_on, np, record
-from .shape import _view_chain, unsqueeze
+from . import index_key
+from .base import Tensor, _make, batch_ndim, batched, grad_on, np, record, written_in_place
+from .shape import _view_chain, expand, unsqueeze, view
 
 
 class IndexEmbedBackward(Node):
@@ -86,7 +87,8 @@ class IndexBackward0(Node):
     """Advanced indexing saves its indices, so (as in PyTorch) a second backward needs retain_graph."""
 
     def backward(self, grad):
-        return embed(grad, batched(grad, self.shape), _batched_key(self.saved("indices")))
+        # PyTorch's index_backward: zeros(...).index_put_(indices, grad, accumulate=True)
+        return written_in_place(embed(grad, batched(grad, self.shape), _batched_key(self.saved("indices"))))
 
 
 class IndexSelectBackward0(IndexBackward0):
@@ -106,12 +108,12 @@ class AliasBackward0(Node):
 def select(input, dim, index):
     nd = input._data.ndim
     if nd == 0:
-        raise IndexError("invalid index of a 0-dim tensor. Use `tensor.item()` in Python or "
-                         "`tensor.item<T>()` in C++ to convert a 0-dim tensor to a number")
+        raise IndexError("select() cannot be applied to a 0-dim tensor.")
     d = _wrap_dim(dim, nd)
     size = input._data.shape[d]
     if not -size <= index < size:
-        raise IndexError(f"index {index} is out of bounds for dimension {d} with size {size}")
+        raise IndexError(f"select(): index {index} out of range for tensor of size "
+                         f"{list(input._data.shape)} at dimension {d}")
     key = (slice(None),) * d + (index,)
     return _basic(input, key, SelectBackward0, lambda x: select(x, d, index))
 
@@ -140,69 +142,24 @@ def _basic(input, key, cls, tensor_fn):
     return out
 
 
-def _is_advanced(item):
-    return isinstance(item, (list, np.ndarray, Tensor)) and not (
-        isinstance(item, Tensor) and item._data.ndim == 0 and item._data.dtype.kind in "iu")
-
-
-def _normalise(key):
-    if not isinstance(key, tuple):
-        key = (key,)
-    out = []
-    for k in key:
-        if isinstance(k, Tensor):
-            if k._data.ndim == 0 and k._data.dtype.kind in "iu":
-                k = int(k._data)
-            else:
-                k = k._data
-        elif isinstance(k, list):
-            k = np.asarray(k)
-        elif isinstance(k, np.integer):
-            k = int(k)
-        out.append(k)
-    return tuple(out)
-
-
 ZERO_DIM_INDEX = ("invalid index of a 0-dim tensor. Use `tensor.item()` in Python or `tensor.item<T>()` in C++ "
                   "to convert a 0-dim tensor to a number")
 
 
 def getitem(input, key):
-    if key.__class__ in (int, slice) and not input._data.ndim:
-        # PyTorch's single-index path names the mistake; tuples fall through to "too many indices".
-        raise IndexError(ZERO_DIM_INDEX if key.__class__ is int else "slice() cannot be applied to a 0-dim tensor.")
-    if isinstance(key, slice) and input._data.ndim:
+    nd = input._data.ndim
+    if key.__class__ is int and not nd:
+        # PyTorch's single-index path: only index 0 gets the hint; tuples say "too many indices".
+        raise IndexError(ZERO_DIM_INDEX if key == 0 else f"index {key} is out of bounds for dimension 0 with size 0")
+    if key.__class__ is slice:
+        if not nd:
+            raise IndexError("slice() cannot be applied to a 0-dim tensor.")
         # A lone slice always records SliceBackward0, even ``x[:]`` (PyTorch's single-index path).
         return slice_dim(input, 0, key.start, key.stop, key.step)
-    key = _normalise(key)
-    if any(_is_advanced(k) for k in key):
-        basic, advanced = _split_key(input, key)
-        return _read(input if basic is None else getitem(input, basic), advanced)
-    if key == (Ellipsis,):
-        out = _view_chain(_make(input._data[...]), input, lambda x: x, lambda a: a)
-        if grad_on(input):
-            record(out, AliasBackward0(), (input,))
-        return out
-    n_real = sum(1 for k in key if k is not None and k is not Ellipsis)
-    if n_real > input._data.ndim:
-        raise IndexError(f"too many indices for tensor of dimension {input._data.ndim}")
-    out, dim = input, 0
-    for k in key:
-        if k is None:
-            out = unsqueeze(out, dim)
-            dim += 1
-        elif k is Ellipsis:
-            dim = out._data.ndim - (n_real - _consumed(key, k))
-        elif isinstance(k, slice):
-            start, stop, step = k.indices(out._data.shape[dim])
-            if not (start == 0 and stop == out._data.shape[dim] and step == 1):
-                out = slice_dim(out, dim, k.start, k.stop, k.step)
-            dim += 1
-        elif isinstance(k, (int, bool)):
-            out = select(out, dim, int(k))
-        else:
-            raise IndexError("only integers, slices (`:`), ellipsis (`...`), None and long or byte "
-                             "Variables are valid indices (got " + type(k).__name__ + ")")
+    basic, placed = index_key.split(index_key.items(key), nd)
+    out = _views(input, basic)
+    if placed:
+        return _read(out, index_key.advanced(out._data.shape, placed))
     if out is input:
         out = _view_chain(_make(input._data[...]), input, lambda x: x, lambda a: a)
         if grad_on(input):
@@ -210,14 +167,28 @@ def getitem(input, key):
     return out
 
 
-def _consumed(key, ellipsis):
-    count = 0
-    for k in key:
-        if k is ellipsis:
-            return count
-        if k is not None:
-            count += 1
-    return count
+def _views(input, basic):
+    """Applies the basic items of a key (see ``index_key.split``) as a chain of views; slices
+    that keep everything record nothing, as in PyTorch."""
+    out, dim = input, 0
+    for k in basic:
+        if k is None:
+            out = unsqueeze(out, dim)
+            dim += 1
+        elif k.__class__ is slice:
+            size = out._data.shape[dim]
+            start, stop, step = k.indices(size)
+            if not (start == 0 and stop == size and step == 1):
+                out = slice_dim(out, dim, k.start, k.stop, k.step)
+            dim += 1
+        else:
+            index, pos = k
+            size = out._data.shape[dim]
+            if not -size <= index < size:
+                raise IndexError(f"index {index} is out of bounds for dimension {pos} with size {size}")
+            out = _basic(out, (slice(None),) * dim + (index,), SelectBackward0,
+                         lambda x, d=dim, i=index: select(x, d, i))
+    return out
 
 
 class IndexPutBackward0(Node):
@@ -242,52 +213,77 @@ def index_put(input, key, values):
 
 
 def setitem(input, key, value):
+    """``input[key] = value`` as PyTorch's ``set_item``: the basic items give a view (or the tensor
+    itself when they select everything), which ``value`` is copied or filled into; index tensors
+    then make it an in-place ``index_put_`` on that view."""
     from . import inplace
-    if key.__class__ is int and not input._data.ndim:
-        raise IndexError(ZERO_DIM_INDEX)
-    key = _normalise(key)
-    if not isinstance(value, Tensor):
-        value = _make(np.asarray(value, dtype=input._data.dtype))
-    if any(_is_advanced(k) for k in key):
-        basic, advanced = _split_key(input, key)
-        target = input if basic is None else getitem(input, basic)
-        return inplace.apply(target, lambda t: index_put(t, advanced, value), value)
-    inplace.copy_(getitem(input, key), value)
+    value = _value_tensor(input, value)
+    nd, cls = input._data.ndim, key.__class__
+    if cls is bool or key is None:
+        if key is not False:
+            _copy_to(unsqueeze(input, 0), value)
+        return
+    if cls is int and not nd:
+        raise IndexError(ZERO_DIM_INDEX if key == 0 else f"index {key} is out of bounds for dimension 0 with size 0")
+    if cls is slice and not nd:
+        raise IndexError("slice() cannot be applied to a 0-dim tensor.")
+    basic, placed = index_key.split(index_key.items(key), nd)
+    target = _views(input, basic)
+    if not placed:
+        _copy_to(target, value)
+        return
+    advanced = index_key.advanced(target._data.shape, placed)
+    value = _drop_leading_ones(value)
+    if value._data.dtype != target._data.dtype:
+        raise RuntimeError(f"Index put requires the source and destination dtypes match, got "
+                           f"{_type_name(target)} for the destination and {_type_name(value)} for the source.")
+    result = np.empty(target._data.shape, np.bool_)[advanced].shape
+    try:
+        np.broadcast_shapes(value._data.shape, result)
+    except ValueError:
+        raise RuntimeError(f"shape mismatch: value tensor of shape {list(value._data.shape)} cannot be broadcast "
+                           f"to indexing result of shape {list(result)}") from None
+    inplace.apply(target, lambda t: index_put(t, advanced, value), value)
 
 
-def _split_key(input, key):
-    """Splits a key with advanced items the way PyTorch applies it: first the basic items (ints,
-    slices, None, ...) as views, then the index arrays on what is left. So ``x[0, :, [0, 1]]`` has
-    shape ``(4, 2)`` for x of shape (3, 4, 5), where NumPy's rules would give ``(2, 4)``.
+def _type_name(t):
+    return t.dtype.legacy_name[:-len("Tensor")]
 
-    Returns:
-        (basic key, or None when it would select everything; advanced key for the result).
-    """
-    widths = [k.ndim if k.dtype == bool else 1 for k in key if isinstance(k, np.ndarray)]
-    consumed = sum(widths) + sum(1 for k in key if k is not None and k is not Ellipsis and not
-                                 isinstance(k, np.ndarray))
-    basic, placed, dim, trivial = [], [], 0, True
-    for k in key:
-        if isinstance(k, np.ndarray):
-            width = k.ndim if k.dtype == bool else 1
-            placed.append((dim, k))
-            basic.extend([slice(None)] * width)
-            dim += width
-        elif k is Ellipsis:
-            basic.append(k)
-            dim += input._data.ndim - consumed
-        elif k is None or isinstance(k, slice):
-            basic.append(k)
-            dim += 1
-            trivial = trivial and k == slice(None)
-        else:  # an int: selected away
-            basic.append(k)
-            trivial = False
-    advanced, at = [], 0
-    for pos, k in placed:
-        advanced.extend([slice(None)] * (pos - at) + [k])
-        at = pos + (k.ndim if k.dtype == bool else 1)
-    return (None if trivial else tuple(basic)), tuple(advanced)
+
+def _value_tensor(input, value):
+    """PyTorch's setitem value: a tensor as is, a Python number as a 0-dim tensor of ``input``'s dtype."""
+    if isinstance(value, Tensor):
+        return value
+    if isinstance(value, (bool, int, float, np.number, np.bool_)):
+        return _make(np.asarray(value, dtype=input._data.dtype))
+    raise TypeError(f"can't assign a {type(value).__name__} to a torch.{input.dtype.legacy_name}")
+
+
+def _drop_leading_ones_shape(shape):
+    n = 0
+    while n < len(shape) and shape[n] == 1:
+        n += 1
+    return shape[n:]
+
+
+def _drop_leading_ones(value):
+    shape = _drop_leading_ones_shape(value._data.shape)
+    return view(value, shape) if shape != value._data.shape else value
+
+
+def _copy_to(dst, src):
+    """PyTorch's ``copy_to``: ``copy_`` for equal shapes, ``fill_`` for a 0-dim value, otherwise
+    ``copy_`` from the value without its leading size-1 dims, expanded to ``dst``."""
+    from . import inplace
+    if dst._data.shape == src._data.shape:
+        inplace.copy_(dst, src)
+    elif not src._data.ndim:
+        inplace.fill_(dst, src)
+    else:
+        src = view(src, _drop_leading_ones_shape(src._data.shape))
+        if src._data.shape != dst._data.shape:
+            src = expand(src, dst._data.shape)
+        inplace.copy_(dst, src)
 
 
 @numpy_names
