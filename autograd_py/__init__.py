@@ -25,6 +25,7 @@ from .grad_mode import (enable_grad, inference_mode, is_anomaly_enabled, is_grad
                         is_inference_mode_enabled, no_grad, set_grad_enabled)
 from .ops.indexing import index_add, index_select, masked_fill, masked_select, narrow, nonzero, select
 from .ops.sorting import argsort, msort, sort, topk
+from .ops.ternary import addcdiv, addcmul, lerp
 from .ops.linalg import addmm, bmm, dot, inner, matmul, mm, mv, outer
 from .ops.comparison import (allclose, clamp, clamp_max, clamp_min, eq, equal, floor_divide, fmod, ge, gt,
                              isfinite, isinf, isnan, le, logical_and, logical_not, logical_or, lt, maximum,

@@ -12,6 +12,7 @@ from .ops import reduction as R
 from .ops import shape as S
 from .ops import softmax as SM
 from .ops import sorting as SO
+from .ops import ternary as T3
 from .random import factories as RF
 from .random import samplers as RS
 from ._tensor import Tensor
@@ -72,20 +73,8 @@ Tensor.clamp_min = CMP.clamp_min
 Tensor.clamp_max = CMP.clamp_max
 
 
-# ---------------------------------------------------------------------------- composites and random fills
-def addcmul(input, tensor1, tensor2, value=1):
-    return P.add(input, P.mul(P.mul(tensor1, tensor2), value))
-
-
-def addcdiv(input, tensor1, tensor2, value=1):
-    return P.add(input, P.mul(P.div(tensor1, tensor2), value))
-
-
-def lerp(input, end, weight):
-    return P.add(input, P.mul(P.sub(end, input), weight))
-
-
-for _name, _fn in (("addcmul", addcmul), ("addcdiv", addcdiv), ("lerp", lerp)):
+# ---------------------------------------------------------------------------- three-input ops and random fills
+for _name, _fn in (("addcmul", T3.addcmul), ("addcdiv", T3.addcdiv), ("lerp", T3.lerp)):
     setattr(Tensor, _name, _fn)
     setattr(Tensor, _name + "_", _inplace_method(_fn))
 

@@ -179,6 +179,17 @@ OPS = [
            gradgrad=True),
     OpInfo("maximum", lambda T, a, b: T.maximum(a, b), np.maximum, BINARY_SHAPES),
     OpInfo("minimum", lambda T, a, b: T.minimum(a, b), np.minimum, BINARY_SHAPES),
+    OpInfo("remainder", lambda T, a, b: a % b, np.remainder, BINARY_SHAPES[:2],
+           domain=(uniform(2.2, 2.8), uniform(1.2, 2.0))),
+    OpInfo("fmod", lambda T, a, b: T.fmod(a, b), np.fmod, BINARY_SHAPES[:2], domain=(uniform(-2.8, -2.2), uniform(1.2, 2.0))),
+    # --- three inputs, one node each
+    OpInfo("addcmul", lambda T, a, b, c: T.addcmul(a, b, c, value=0.5), lambda a, b, c: a + 0.5 * b * c,
+           (((2, 3), (3,), (2, 1)), ((), (2, 3), ())), gradgrad=True),
+    OpInfo("addcdiv", lambda T, a, b, c: a.addcdiv(b, c, value=2), lambda a, b, c: a + 2 * b / c,
+           (((2, 3), (2, 3), (3,)),), domain=(uniform(), uniform(), NONZERO), gradgrad=True),
+    OpInfo("lerp", lambda T, a, b: a.lerp(b, 0.75), lambda a, b: a + 0.75 * (b - a), BINARY_SHAPES[:2]),
+    OpInfo("lerp_tensor", lambda T, a, b, w: T.lerp(a, b, w), lambda a, b, w: a + w * (b - a),
+           (((2, 3), (2, 3), (3,)),), gradgrad=True),
     # --- with Python numbers, on either side
     OpInfo("add_scalar", lambda T, x: x + 2.5, lambda x: x + 2.5, UNARY_SHAPES),
     OpInfo("radd_scalar", lambda T, x: 2.5 + x, lambda x: 2.5 + x, UNARY_SHAPES),

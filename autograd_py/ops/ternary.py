@@ -1,0 +1,128 @@
+"""addcmul, addcdiv and lerp: three-input pointwise ops, each one node with one formula per input,
+as in PyTorch (not a chain of add and mul nodes)."""
+from ..node import Node
+from .base import Tensor, _make, check_broadcast, grad_on, np, record, result_np_dtype
+from .pointwise import mul_scalar
+
+
+def _arrays(tensors, dtype):
+    shape = ()
+    for t in tensors:
+        check_broadcast(shape, t._data.shape)
+        shape = np.broadcast_shapes(shape, t._data.shape)
+    return [t._data.astype(dtype, copy=False) for t in tensors]
+
+
+# C++'s names for dtypes, which PyTorch's dtype checks print
+_CPP_NAMES = {"float32": "float", "float64": "double", "float16": "c10::Half", "int64": "long int",
+              "int32": "int", "int16": "short int", "int8": "signed char", "uint8": "unsigned char", "bool": "bool"}
+
+
+class AddcmulBackward0(Node):
+    saves = ("tensor1", "tensor2")
+    keeps = ("value",)
+
+    def backward(self, grad):
+        needs = [fn is not None for fn, _ in self._next_functions]
+        g1 = grad * mul_scalar(self.saved("tensor2"), self.value) if needs[1] else None
+        g2 = grad * mul_scalar(self.saved("tensor1"), self.value) if needs[2] else None
+        return (grad if needs[0] else None), g1, g2
+
+
+class AddcdivBackward0(Node):
+    saves = ("tensor1", "tensor2")
+    keeps = ("value",)
+
+    def backward(self, grad):
+        needs = [fn is not None for fn, _ in self._next_functions]
+        t2 = self.saved("tensor2")
+        g1 = grad * (self.value / t2) if needs[1] else None
+        g2 = -grad * (mul_scalar(self.saved("tensor1"), self.value) / (t2 * t2)) if needs[2] else None
+        return (grad if needs[0] else None), g1, g2
+
+
+def _addc(input, tensor1, tensor2, value, np_op, node_cls):
+    dtype = result_np_dtype(input, tensor1, tensor2)
+    a, b, c = _arrays((input, tensor1, tensor2), dtype)
+    v = dtype.type(value)  # an integer result truncates a float value, as PyTorch's kernel does
+    out = _make(np.asarray(a + np_op(v * b, c)).astype(dtype, copy=False))
+    if grad_on(input, tensor1, tensor2):
+        node = node_cls()
+        node.value = value
+        node.save(tensor1=tensor1, tensor2=tensor2)
+        record(out, node, (input, tensor1, tensor2))
+    return out
+
+
+def addcmul(input, tensor1, tensor2, *, value=1):
+    """``input + value * tensor1 * tensor2``.
+
+    Example::
+
+        >>> torch.addcmul(torch.ones(2), torch.tensor([1., 2.]), torch.tensor([3., 4.]), value=0.5)
+        tensor([2.5000, 5.0000])
+    """
+    return _addc(input, tensor1, tensor2, value, np.multiply, AddcmulBackward0)
+
+
+def addcdiv(input, tensor1, tensor2, *, value=1):
+    """``input + value * tensor1 / tensor2``."""
+    if input._data.dtype.kind in "biu" and tensor1._data.dtype.kind in "biu" and tensor2._data.dtype.kind in "biu":
+        raise RuntimeError("Integer division with addcdiv is no longer supported, and in a future  release "
+                           "addcdiv will perform a true division of tensor1 and tensor2. The historic addcdiv "
+                           "behavior can be implemented as (input + value * torch.trunc(tensor1 / tensor2))."
+                           "to(input.dtype) for integer inputs and as (input + value * tensor1 / tensor2) for "
+                           "float inputs. The future addcdiv behavior is just the latter implementation: "
+                           "(input + value * tensor1 / tensor2), for all dtypes.")
+    return _addc(input, tensor1, tensor2, value, np.divide, AddcdivBackward0)
+
+
+class LerpBackward0(Node):
+    keeps = ("weight",)
+
+    def backward(self, grad):
+        w = self.weight
+        return (mul_scalar(grad, 1 - w) if self._next_functions[0][0] is not None else None,
+                mul_scalar(grad, w) if self._next_functions[1][0] is not None else None)
+
+
+class LerpBackward1(Node):
+    saves = ("end", "self", "weight")
+
+    def backward(self, grad):
+        needs = [fn is not None for fn, _ in self._next_functions]
+        w = self.saved("weight")
+        return (grad * (1 - w) if needs[0] else None, grad * w if needs[1] else None,
+                grad * (self.saved("end") - self.saved("self")) if needs[2] else None)
+
+
+def lerp(input, end, weight):
+    """``input + weight * (end - input)``, computed from the nearer end as PyTorch does.
+
+    Example::
+
+        >>> torch.lerp(torch.zeros(2), torch.tensor([4., 8.]), 0.25)
+        tensor([1., 2.])
+    """
+    tensors = (input, end, weight) if isinstance(weight, Tensor) else (input, end)
+    dtype = input._data.dtype
+    for name, t in (("end", end), ("weight", weight)):
+        if isinstance(t, Tensor) and t._data.dtype != dtype:
+            raise RuntimeError(f"expected dtype {_CPP_NAMES[dtype.name]} for `{name}` but got dtype "
+                               f"{_CPP_NAMES[t._data.dtype.name]}")
+    if dtype.kind != "f":
+        kernel = "lerp_kernel_tensor" if isinstance(weight, Tensor) else "lerp_kernel_scalar"
+        raise NotImplementedError(f"\"{kernel}\" not implemented for '{input.dtype.legacy_name[:-6]}'")
+    a, b = _arrays((input, end), dtype)
+    w = weight._data.astype(dtype, copy=False) if isinstance(weight, Tensor) else np.asarray(weight, dtype)
+    diff = b - a
+    out = _make(np.asarray(np.where(np.abs(w) < 0.5, a + w * diff, b - diff * (1 - w))).astype(dtype, copy=False))
+    if grad_on(*tensors):
+        if isinstance(weight, Tensor):
+            node = LerpBackward1()
+            node.save(self=input, end=end, weight=weight)
+        else:
+            node = LerpBackward0()
+            node.weight = weight
+        record(out, node, tensors)
+    return out
