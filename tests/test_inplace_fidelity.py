@@ -67,3 +67,24 @@ def test_the_engine_adds_a_later_gradient_in_place_only_into_a_buffer_it_alone_h
     assert _grad_versions(x + x * 2, x, grad_outputs=g) == [0] and g._version == 0  # the caller's g
     first, = torch.autograd.grad((x * x).sum(), x, create_graph=True)
     assert first._version == 0 and _grad_versions(first.sum(), x) == [1]
+
+
+@pytest.mark.parametrize("op, versions", [
+    (lambda x, y: x[[0, 1]], [1, None]),            # index_put_ into zeros
+    (lambda x, y: x[x > 0], [1, None]),
+    (lambda x, y: x.index_select(0, torch.tensor([1])), [1, None]),
+    (lambda x, y: x.masked_select(x > 0), [1, None]),
+    (lambda x, y: x.gather(1, torch.tensor([[0], [1]])), [1, None]),  # scatter_add_ into zeros
+    (lambda x, y: x.max(), [1, None]),              # masked_fill_ into zeros
+    (lambda x, y: x.max(1)[0], [2, None]),          # zeros, then scatter_
+    (lambda x, y: x.sort(1)[0], [2, None]),
+    (lambda x, y: x.topk(2, 0)[0], [2, None]),
+    (lambda x, y: torch.maximum(x, y), [1, 1]),     # where(...).masked_fill_
+    (lambda x, y: x[0], [0, None]),
+])
+@pytest.mark.parametrize("create_graph", [False, True])
+def test_gradients_pytorch_builds_in_place_show_the_writes_in_their_version(op, versions, create_graph):
+    x = torch.tensor([[1.0, -2.0, 3.0], [4.0, 0.5, -6.0]], requires_grad=True)
+    y = torch.zeros(2, 3, requires_grad=True)
+    gs = torch.autograd.grad(op(x, y).sum(), [x, y], allow_unused=True, create_graph=create_graph)
+    assert [None if g is None else g._version for g in gs] == versions

@@ -78,6 +78,13 @@ def record_outputs(outs, node, inputs):
     return outs
 
 
+def written_in_place(t, times=1):
+    """Returns the fresh tensor ``t``, which PyTorch's formula would have built by writing into a new
+    tensor in place (``zeros(...).index_put_(...)``, ``.masked_fill_(...)``): its version shows the writes."""
+    t._version_counter[0] += times
+    return t
+
+
 def as_view(out, base):
     """Marks ``out`` as a view of ``base``: same storage, same version counter."""
     out._base = base._base if base._base is not None else base

@@ -1,7 +1,7 @@
 """Comparisons and selections: clamp, maximum, minimum and where (differentiable, with PyTorch's
 gradients at ties and bounds), and the comparison and logical ops, which have no gradient."""
 from ..node import Node
-from .base import Tensor, _make, grad_on, np, operands, record, result_np_dtype
+from .base import Tensor, _make, grad_on, np, operands, record, result_np_dtype, written_in_place
 
 # ---------------------------------------------------------------------------- clamp, max/min, where
 class ClampBackward1(Node):
@@ -105,7 +105,7 @@ def _pick_backward(grad, a, b, a_loses, b_loses):
     the gradient, and where a NaN makes both comparisons false, both inputs receive all of it."""
     from .indexing import masked_fill
     shared = where(a == b, grad / 2, grad)
-    return masked_fill(shared, a_loses, 0), masked_fill(shared, b_loses, 0)
+    return written_in_place(masked_fill(shared, a_loses, 0)), written_in_place(masked_fill(shared, b_loses, 0))
 
 
 def maximum(input, other):

@@ -5,7 +5,7 @@ from .. import dtypes, grad_mode
 from ..node import Node
 from ..signatures import numpy_names
 from .._tensor import _wrap_dim
-from .base import _make, batch_ndim, batched, float_data, grad_on, np, record
+from .base import _make, batch_ndim, batched, float_data, grad_on, np, record, written_in_place
 from .comparison import where
 from .pointwise import sign
 from .shape import expand, unsqueeze
@@ -211,7 +211,8 @@ class MaxBackward1(_Reduction):
         # Ties share the gradient evenly, as PyTorch's evenly_distribute_backward does.
         x, result = self.saved("self"), self.saved("result")
         mask = x == result
-        return where(mask, self._back(grad) / mask._data.sum(), 0.0)
+        # PyTorch's evenly_distribute_backward: zeros_like(input).masked_fill_(mask, grad / count)
+        return written_in_place(where(mask, self._back(grad) / mask._data.sum(), 0.0))
 
 
 class MinBackward1(MaxBackward1):
@@ -227,7 +228,8 @@ class MaxBackward0(_Reduction):
         d, nb = self.dims[0], batch_ndim[0]
         if not self.keepdim:
             grad, index = unsqueeze(grad, d + nb), unsqueeze(index, d)
-        return scatter_into(batched(grad, self.shape), d + nb, index, grad)
+        # PyTorch's value_selecting_reduction_backward fills zeros, then scatters in place: two writes
+        return written_in_place(scatter_into(batched(grad, self.shape), d + nb, index, grad), 2)
 
 
 class MinBackward0(MaxBackward0):
@@ -338,7 +340,9 @@ class GatherBackward0(Node):
     sparse_grad = False
 
     def backward(self, grad):
-        return scatter_add_into(batched(grad, self.shape), self.axis + batch_ndim[0], self.saved("index"), grad)
+        # PyTorch's gather_backward: zeros(...).scatter_add_(dim, index, grad)
+        return written_in_place(
+            scatter_add_into(batched(grad, self.shape), self.axis + batch_ndim[0], self.saved("index"), grad))
 
 
 class ScatterAddBackward0(Node):

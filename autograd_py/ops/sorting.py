@@ -7,7 +7,7 @@ came from (a scatter by the indices), written in Tensor ops.
 from ..node import Node
 from ..signatures import numpy_names
 from .._tensor import _wrap_dim
-from .base import _make, batch_ndim, batched, grad_on, np, record
+from .base import _make, batch_ndim, batched, grad_on, np, record, written_in_place
 from ._stl_select import topk_row
 from .reduction import _RETURN_TYPES, scatter_into
 
@@ -19,7 +19,9 @@ class SortBackward0(Node):
     def backward(self, grad):
         if not self.shape:
             return grad
-        return scatter_into(batched(grad, self.shape), self.axis + batch_ndim[0], self.saved("indices"), grad)
+        # PyTorch's value_selecting_reduction_backward fills zeros, then scatters in place: two writes
+        return written_in_place(
+            scatter_into(batched(grad, self.shape), self.axis + batch_ndim[0], self.saved("indices"), grad), 2)
 
 
 class SortBackward1(SortBackward0):
