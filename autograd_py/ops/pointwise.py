@@ -140,6 +140,23 @@ class DivBackward2(Node):
         return tuple(None if fn is None else _make(np.zeros_like(grad._data)) for fn, _ in self._next_functions)
 
 
+class DivBackward1(Node):
+    keeps = ("other",)
+
+    def backward(self, grad):
+        return div_scalar(grad, self.other)
+
+
+def div_scalar(input, other):
+    """``input / other`` for a number ``other``, as ATen's formulas divide (``div.Scalar``: DivBackward1)."""
+    out = _make(np.asarray(np.true_divide(input._data, other), dtype=input._data.dtype))
+    if grad_on(input):
+        node = DivBackward1()
+        node.other = other
+        record(out, node, (input,))
+    return out
+
+
 def mul_scalar(input, other):
     """``input * other`` for a number ``other``, as ATen's own formulas multiply (``mul.Scalar``,
     whose node is MulBackward1, where ``x * 2`` from Python records MulBackward0)."""

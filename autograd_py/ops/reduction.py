@@ -95,14 +95,12 @@ class MeanBackward0(_Reduction):
     keeps = ("self_sym_numel", "self_sym_sizes")
 
     def backward(self, grad):
-        return self._back(grad) / self.count
+        from .pointwise import div_scalar
+        return div_scalar(self._back(grad), self.count)  # sum's backward / numel: DivBackward1
 
 
-class MeanBackward1(_Reduction):
+class MeanBackward1(MeanBackward0):
     keeps = ("dim", "keepdim", "self_sym_numel", "self_sym_sizes")
-
-    def backward(self, grad):
-        return self._back(grad) / self.count
 
 
 @numpy_names
@@ -112,7 +110,12 @@ def mean(input, dim=None, keepdim=False, dtype=None):
         raise RuntimeError("mean(): could not infer output dtype. Input dtype must be either a floating "
                            f"point or complex dtype. Got: {input.dtype.legacy_name[:-6]}")
     dims = _dims(dim, data.ndim)
-    out = _make(_accurate(np.mean, data, dims, keepdim))
+    if data.size:
+        out = _make(_accurate(np.mean, data, dims, keepdim))
+    else:
+        with warnings.catch_warnings():  # NaN for an empty mean, without NumPy's RuntimeWarning
+            warnings.simplefilter("ignore", RuntimeWarning)
+            out = _make(_accurate(np.mean, data, dims, keepdim))
     if grad_on(input):
         node = MeanBackward0() if dim is None else MeanBackward1()
         if dim is not None:
@@ -127,10 +130,16 @@ class ProdBackward0(_Reduction):
 
     def backward(self, grad):
         x, result = self.saved("self"), self.saved("result")
-        g = self._back(grad) if self.dims else grad
-        r = _expand_back(result, self.shape, self.dims, self.keepdim)
+        if not self.dims:
+            return grad  # a 0-dim input is its own product
         if not np.any(x._data == 0):
-            return g * r / x
+            # prod_backward: grad * (result / input), the reduced dims restored (broadcast, not expanded)
+            nb = batch_ndim[0]
+            if not self.keepdim and (nb or isinstance(self, ProdBackward1)):
+                for d in self.dims:
+                    grad, result = unsqueeze(grad, d + nb), unsqueeze(result, d)
+            return grad * (result / x)
+        g = self._back(grad)
         if grad_mode.is_grad_enabled():
             return g * _prod_of_others(x, self.dims)  # create_graph: keep it differentiable
         # With zeros, divide-by-x fails: use the product of all the other elements instead.
@@ -208,11 +217,15 @@ class MaxBackward1(_Reduction):
     saves = ("result", "self")
 
     def backward(self, grad):
-        # Ties share the gradient evenly, as PyTorch's evenly_distribute_backward does.
+        # PyTorch's evenly_distribute_backward: ties share the gradient evenly, and a NaN result
+        # (NaN wins) sends it to the NaN elements: zeros_like(input).masked_fill_(mask, grad / count).
+        from .indexing import masked_fill
         x, result = self.saved("self"), self.saved("result")
-        mask = x == result
-        # PyTorch's evenly_distribute_backward: zeros_like(input).masked_fill_(mask, grad / count)
-        return written_in_place(where(mask, self._back(grad) / mask._data.sum(), 0.0))
+        mask = _make(np.isnan(x._data)) if np.isnan(result._data) else x == result
+        if batch_ndim[0]:
+            return written_in_place(where(mask, self._back(grad) / mask._data.sum(), 0.0))
+        zeros = _make(np.zeros(x._data.shape, dtype=grad._data.dtype))
+        return written_in_place(masked_fill(zeros, mask, grad / int(mask._data.sum())))
 
 
 class MinBackward1(MaxBackward1):
@@ -236,7 +249,17 @@ class MinBackward0(MaxBackward0):
     pass
 
 
+def _check_nonempty(data, dims, name):
+    """PyTorch's error for picking a value out of an empty reduced dim."""
+    if data.size == 0:
+        for d in dims:
+            if data.shape[d] == 0:
+                raise IndexError(f"{name}(): Expected reduction dim {d} to have non-zero size.")
+
+
 def _extreme(input, dim, keepdim, np_arg, np_val, name, full_cls, dim_cls):
+    if dim is not None and input._data.ndim:
+        _check_nonempty(input._data, (_wrap_dim(dim, input._data.ndim),), name)
     if dim is None:
         if input._data.size == 0:
             raise RuntimeError(f"{name}(): Expected reduction dim to be specified for input.numel() == 0. "
@@ -285,11 +308,15 @@ def min(input, dim=None, keepdim=False):
 class AmaxBackward0(_Reduction):
     def backward(self, grad):
         # Ties along the reduced dims share the gradient evenly, unlike max(dim)'s single index.
+        # scale_grad_by_count: (grad / mask.sum(dims, keepdim=True)) * mask, so a NaN result (no
+        # element equals it) gives NaN, as in PyTorch.
         x, result = self.saved("self"), self.saved("result")
-        mask = x == _expand_back(result, self.shape, self.dims, self.keepdim)
-        count = _expand_back(_make(np.sum(mask._data, axis=self.dims, keepdims=self.keepdim)),
-                             self.shape, self.dims, self.keepdim)
-        return where(mask, self._back(grad) / count, 0.0)
+        nb = batch_ndim[0]
+        if not self.keepdim:
+            for d in self.dims:
+                grad, result = unsqueeze(grad, d + nb), unsqueeze(result, d)
+        mask = x == result
+        return grad / _make(np.sum(mask._data, axis=self.dims, keepdims=True)) * mask
 
 
 class AminBackward0(AmaxBackward0):
@@ -298,6 +325,7 @@ class AminBackward0(AmaxBackward0):
 
 def _amax_amin(input, dim, keepdim, np_fn, cls):
     dims = _dims(None if isinstance(dim, (tuple, list)) and not dim else dim, input._data.ndim)
+    _check_nonempty(input._data, dims, cls.__name__[:4].lower())
     out = _make(np.asarray(np_fn(input._data, axis=dims, keepdims=keepdim)))
     if grad_on(input):
         node = cls()
@@ -323,6 +351,8 @@ def amin(input, dim=(), keepdim=False):
 def argmax(input, dim=None, keepdim=False):
     if dim is None:
         return _make(np.int64(np.argmax(input._data)))
+    if input._data.ndim:
+        _check_nonempty(input._data, (_wrap_dim(dim, input._data.ndim),), "argmax")
     return max(input.detach(), dim, keepdim)[1]
 
 
@@ -330,6 +360,8 @@ def argmax(input, dim=None, keepdim=False):
 def argmin(input, dim=None, keepdim=False):
     if dim is None:
         return _make(np.int64(np.argmin(input._data)))
+    if input._data.ndim:
+        _check_nonempty(input._data, (_wrap_dim(dim, input._data.ndim),), "argmin")
     return min(input.detach(), dim, keepdim)[1]
 
 
