@@ -40,6 +40,7 @@ from .ops.joining import cat, chunk, concat, concatenate, flip, split, stack, un
 from .ops.shape import (broadcast_to, flatten, permute, reshape, squeeze, swapaxes, t, transpose,
                         unsqueeze)
 from ._tensor import Size, Tensor, is_tensor
+from ._warn import is_warn_always_enabled, set_warn_always
 from .devices import device, get_default_device, set_default_device
 from . import autograd  # noqa: E402
 from .torch_alias import install_as_torch

@@ -72,6 +72,7 @@ class Tensor:
     _retains_grad = False
     _detached_from = None
     _is_param = False
+    _creation_meta = None  # how a view was made, when autograd must refuse some writes (ops.view_meta)
     __array_priority__ = 1000  # so ndarray + Tensor defers to Tensor.__radd__
 
     def __init__(self, *args, dtype=None, requires_grad=False):
@@ -111,16 +112,22 @@ class Tensor:
             raise RuntimeError(grad_mode.INFERENCE_REQUIRES_GRAD)
         if requires_grad and self._data.dtype.kind not in "fc":
             raise RuntimeError("only Tensors of floating point dtype can require gradients")
+        if not requires_grad and self._base is not None and self._base._requires_grad:
+            return self  # a view requires grad while its base does (a no_grad view: no history)
         self._requires_grad = bool(requires_grad)
         return self
 
     @property
     def grad_fn(self):
-        return self._grad_fn
+        fn = self._grad_fn
+        if fn is None and self._creation_meta is not None and "_stale_view" in self.__dict__:
+            from .ops.view_meta import stale_error
+            raise stale_error(self)
+        return fn
 
     @property
     def is_leaf(self):
-        return self._grad_fn is None
+        return self.grad_fn is None
 
     @property
     def output_nr(self):
@@ -469,7 +476,19 @@ def _wrap_dim(dim, ndim):
     hi = max(ndim, 1) - 1
     if not lo <= dim <= hi:
         raise IndexError(f"Dimension out of range (expected to be in range of [{lo}, {hi}], but got {dim})")
-    return dim + ndim if dim < 0 else dim
+    # A 0-dim tensor takes dim 0 or -1 as its one (size-1) dim; callers treat it as no NumPy axis.
+    return dim + ndim if dim < 0 and ndim else 0 if dim < 0 else dim
+
+
+def _wrap_dims(dims, ndim):
+    """A dim list (or one int) as sorted NumPy axes; a 0-dim tensor's dim 0 is no axis at all."""
+    seen = set()
+    for d in (dims,) if isinstance(dims, int) else dims:
+        w = _wrap_dim(d, ndim)
+        if w in seen:
+            raise RuntimeError(f"dim {w} appears multiple times in the list of dims")
+        seen.add(w)
+    return tuple(sorted(seen)) if ndim else ()
 
 
 def is_tensor(obj):

@@ -129,7 +129,9 @@ Tensor.__imul__ = Tensor.mul_
 Tensor.__itruediv__ = Tensor.div_
 Tensor.__ipow__ = Tensor.pow_
 Tensor.T = property(S.T)
-Tensor.mT = property(lambda self: S.transpose(self, -2, -1))
+Tensor.mT = property(S.mT)
+Tensor.mH = property(S.mH)
+Tensor.H = property(S.H)
 
 
 # ---------------------------------------------------------------------------- dtype conversion

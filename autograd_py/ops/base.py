@@ -46,7 +46,12 @@ def _edges(node, inputs, like=None):
     for i, t in enumerate(inputs):
         if isinstance(t, Tensor) and t._requires_grad:
             fn = t._grad_fn
-            edges.append((fn, t._output_nr) if fn is not None else (t._accumulator or t._get_accumulator(), 0))
+            if fn is not None:
+                edges.append((fn, t._output_nr))
+            elif t._creation_meta is None:
+                edges.append((t._accumulator or t._get_accumulator(), 0))
+            else:
+                edges.append(_view_edge(t))
             d = t._data
             if like is None or d.shape != like.shape or d.dtype != like.dtype:
                 if meta is None:
@@ -56,6 +61,14 @@ def _edges(node, inputs, like=None):
             edges.append(_NO_EDGE)
     node._next_functions = tuple(edges)
     node._input_meta = meta
+
+
+def _view_edge(t):
+    """A view made under no_grad has no history and no accumulator: PyTorch gives it no edge."""
+    if "_stale_view" in t.__dict__:
+        from .view_meta import stale_error
+        raise stale_error(t)
+    return _NO_EDGE
 
 
 def record(out, node, inputs):
@@ -86,9 +99,20 @@ def written_in_place(t, times=1):
 
 
 def as_view(out, base):
-    """Marks ``out`` as a view of ``base``: same storage, same version counter."""
+    """Marks ``out`` as a view of ``base``: same storage, same version counter.
+
+    A view taken with grad mode off of a tensor that requires grad requires grad too, without
+    history; it remembers the mode it was made in (see ``view_meta``).
+    """
     out._base = base._base if base._base is not None else base
     out._version_counter = base._version_counter
+    meta = base._creation_meta
+    if not grad_mode._state[0]:
+        meta = "inference" if meta == "inference" or grad_mode._inference[0] else "no_grad"
+        if base._requires_grad:
+            out._requires_grad = True
+    if meta is not None:
+        out._creation_meta = meta
     return out
 
 

@@ -5,9 +5,10 @@ then writes the result into the tensor's storage. On a view, the base tensor get
 ``CopySlices`` node so that gradients of the base see the write, as in PyTorch.
 """
 from .. import grad_mode
-from ..node import Node, SavedTensor, _op_name
+from ..node import Node, SavedTensor
 from ..saved_tensor import before_write
 from .base import Tensor, _make, grad_on, np, record
+from .view_meta import check_write, mark_stale
 
 LEAF_MESSAGE = "a leaf Variable that requires grad is being used in an in-place operation."
 VIEW_OF_LEAF_MESSAGE = "a view of a leaf Variable that requires grad is being used in an in-place operation."
@@ -18,16 +19,12 @@ def check(t):
     if not grad_mode._state[0]:
         return
     base = t._base
+    if t._requires_grad and t._creation_meta is not None:
+        check_write(t)  # no_grad/inference/multi-output views first, as PyTorch's check_inplace
     if base is not None and base._requires_grad and base._grad_fn is None:
         raise RuntimeError(VIEW_OF_LEAF_MESSAGE)
     if t._requires_grad and t._grad_fn is None and base is None:
         raise RuntimeError(LEAF_MESSAGE)
-    if t._requires_grad and t.__dict__.get("_multi_view"):
-        raise RuntimeError(
-            f"Output {t._output_nr} of {_op_name(t._grad_fn)} is a view and is being modified inplace. This "
-            "view is the output of a function that returns multiple views. Such functions do not allow the "
-            "output views to be modified inplace. You should replace the inplace operation by an out-of-place "
-            "one.")
 
 
 def _snapshot(t):
@@ -101,6 +98,7 @@ def apply(t, fn, *others):
     if not recording:
         with grad_mode.no_grad():
             _write(t, fn(t)._data)
+        _refresh_views(t._base if t._base is not None else t)  # views see the new version, as PyTorch's
         return t
     base = t._base
     base_old = _snapshot(base) if base is not None and "_view_fn" in t.__dict__ else None
@@ -168,6 +166,11 @@ def _refresh_views(root):
         if v is None or v._base is not root:
             continue
         live.append(ref)
+        if v._grad_fn is None and not root._requires_grad:
+            continue  # PyTorch regenerates only views that have (or whose base has) history
+        if v._creation_meta is not None:
+            mark_stale(v)  # a no_grad/inference/multi-output view cannot be regenerated: reading it raises
+            continue
         node = AsStridedBackward0()
         node.shape, node.view_fn, node.np_view_fn = root._data.shape, v._view_fn, v._np_view_fn
         record(v, node, (root,))

@@ -1,9 +1,11 @@
 """Ops that join, split or copy whole tensors: cat, stack, split, chunk, unbind, repeat, flip."""
+from .. import grad_mode
 from ..node import Node
 from ..signatures import numpy_names
-from .._tensor import _wrap_dim
+from .._tensor import _wrap_dim, _wrap_dims
 from .base import _make, batched, grad_on, np, record, record_outputs
 from .shape import _sizes, _view_chain, reshape
+from .view_meta import MULTI_OUTPUT, propagate
 
 
 def _multi_views(input, keys):
@@ -15,7 +17,8 @@ def _multi_views(input, keys):
         key = key + (Ellipsis,)  # a 0-d view, not a scalar copy
         out = _view_chain(_make(input._data[key]), input, lambda t, key=key: getitem(t, key),
                           lambda a, key=key: a[key])
-        out._multi_view = True
+        if grad_mode._state[0]:
+            out._creation_meta = propagate(out._creation_meta, MULTI_OUTPUT)
         outs.append(out)
     return outs
 
@@ -202,7 +205,7 @@ class FlipBackward0(Node):
 
 def flip(input, dims):
     given = dims
-    dims = tuple(_wrap_dim(d, input._data.ndim) for d in ((dims,) if isinstance(dims, int) else dims))
+    dims = _wrap_dims(dims, input._data.ndim)
     out = _make(np.flip(input._data, dims).copy())
     if grad_on(input):
         node = FlipBackward0()

@@ -7,6 +7,7 @@ import weakref
 from ..node import Node
 from ..signatures import numpy_names
 from .._tensor import _wrap_dim
+from .._warn import warn_once
 from .base import _make, as_view, batch_ndim, batched, grad_on, np, record
 
 
@@ -51,8 +52,6 @@ def _view_chain(out, base, fn, np_fn):
     elif len(views) >= 64 and not len(views) & (len(views) - 1):
         views[:] = [r for r in views if r() is not None]
     views.append(weakref.ref(out))
-    if base.__dict__.get("_multi_view"):
-        out._multi_view = True
     return out
 
 
@@ -228,7 +227,7 @@ class PermuteBackward0(Node):
 def transpose(input, dim0, dim1):
     nd = input._data.ndim
     d0, d1 = _wrap_dim(dim0, nd), _wrap_dim(dim1, nd)
-    out = _view_chain(_make(np.swapaxes(input._data, d0, d1)), input,
+    out = _view_chain(_make(np.swapaxes(input._data, d0, d1) if nd else input._data.view()), input,
                       lambda x: transpose(x, d0, d1), lambda a: np.swapaxes(a, d0, d1))
     if grad_on(input):
         node = TransposeBackward0()
@@ -267,8 +266,48 @@ def permute(input, *dims):
     return out
 
 
+_TRIGGERED = " (Triggered internally at /__w/pytorch/pytorch/aten/src/ATen/native/TensorShape.cpp:{}.)"
+
+
 def T(input):
-    return permute(input, tuple(range(input._data.ndim))[::-1])
+    nd = input._data.ndim
+    if nd == 0:
+        warn_once("Tensor.T is deprecated on 0-D tensors. This function is the identity in these cases."
+                  + _TRIGGERED.format(4321))
+    elif nd != 2:
+        warn_once("The use of `x.T` on tensors of dimension other than 2 to reverse their shape is deprecated "
+                  "and it will throw an error in a future release. Consider `x.mT` to transpose batches of "
+                  "matrices or `x.permute(*torch.arange(x.ndim - 1, -1, -1))` to reverse the dimensions of a "
+                  "tensor." + _TRIGGERED.format(4314))
+    return permute(input, tuple(range(nd))[::-1])
+
+
+def _matrix_transpose(input, name):
+    """``mT``/``mH``/``H`` (real tensors: the adjoint is the transpose); a 0-dim tensor is itself."""
+    nd = input._data.ndim
+    if nd == 0:
+        warn_once(f"Tensor.{name} is deprecated on 0-D tensors. "
+                  + ("This function is the identity in these cases." if name == "mT" else "Consider using x.conj().")
+                  + _TRIGGERED.format({"mT": 4373, "mH": 4382, "H": 4335}[name]), stacklevel=4)
+        return input
+    if name == "H" and nd != 2:
+        raise RuntimeError(f"tensor.H is only supported on matrices (2-D tensors). Got {nd}-D tensor."
+                           + (" For batches of matrices, consider using tensor.mH" if nd > 2 else ""))
+    if nd < 2:
+        raise RuntimeError(f"tensor.{name} is only supported on matrices or batches of matrices. Got {nd}-D tensor.")
+    return transpose(input, -2, -1)
+
+
+def mT(input):
+    return _matrix_transpose(input, "mT")
+
+
+def mH(input):
+    return _matrix_transpose(input, "mH")
+
+
+def H(input):
+    return _matrix_transpose(input, "H")
 
 
 class SqueezeBackward0(Node):
