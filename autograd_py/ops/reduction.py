@@ -4,7 +4,7 @@ import warnings
 from .. import dtypes, grad_mode
 from ..node import Node
 from ..signatures import numpy_names
-from .._tensor import _wrap_dim
+from .._tensor import _wrap_dim, _wrap_dims
 from .base import _make, batch_ndim, batched, float_data, grad_on, np, record, written_in_place
 from .comparison import where
 from .pointwise import sign
@@ -15,9 +15,7 @@ def _dims(dim, ndim):
     """Normalises ``dim`` (None, int, or a sequence) to a sorted tuple of non-negative dims."""
     if dim is None:
         return tuple(range(ndim))
-    if isinstance(dim, int):
-        dim = (dim,)
-    return tuple(sorted({_wrap_dim(d, ndim) for d in dim}))
+    return _wrap_dims(dim, ndim)
 
 
 def _expand_back(t, shape, dims, keepdim, nb=0):
@@ -239,7 +237,7 @@ class MaxBackward0(_Reduction):
     def backward(self, grad):
         index = self.saved("indices")
         d, nb = self.dims[0], batch_ndim[0]
-        if not self.keepdim:
+        if not self.keepdim and self.shape:
             grad, index = unsqueeze(grad, d + nb), unsqueeze(index, d)
         # PyTorch's value_selecting_reduction_backward fills zeros, then scatters in place: two writes
         return written_in_place(scatter_into(batched(grad, self.shape), d + nb, index, grad), 2)
@@ -388,7 +386,9 @@ class ScatterAddBackward0(Node):
 def gather(input, dim, index):
     """Picks ``input`` values along ``dim`` at ``index`` (``out[i][j] = input[i][index[i][j]]`` for dim=1)."""
     d = _wrap_dim(dim, input._data.ndim)
-    out = _make(np.take_along_axis(input._data, index._data, axis=d))
+    # PyTorch gathers from and with 0-dim tensors as if they were 1-dim of size 1.
+    picked = np.take_along_axis(np.atleast_1d(input._data), np.atleast_1d(index._data), axis=d)
+    out = _make(picked.reshape(index._data.shape))
     if grad_on(input):
         node = GatherBackward0()
         node.shape, node.dim, node.axis = input._data.shape, dim, d
@@ -408,7 +408,10 @@ def scatter_into(shape, dim, index, src):
     """``zeros(shape).scatter_(dim, index, src)``: how PyTorch puts back the gradient of values picked
     once each (``max(dim)``, ``sort``, ``topk``: its value_selecting_reduction_backward)."""
     data = np.zeros(shape, dtype=src._data.dtype)
-    np.put_along_axis(data, np.broadcast_to(index._data, src._data.shape), src._data, axis=dim)
+    # A 0-dim input counts as one size-1 dim, as in gather.
+    into = data if data.ndim > dim else data.reshape(data.shape + (1,))
+    values = src._data if src._data.ndim > dim else src._data.reshape(src._data.shape + (1,))
+    np.put_along_axis(into, np.broadcast_to(np.atleast_1d(index._data), values.shape), values, axis=dim)
     out = _make(data)
     if grad_on(src):
         node = ScatterBackward0()
@@ -421,10 +424,13 @@ def scatter_into(shape, dim, index, src):
 def scatter_add_into(shape, dim, index, src):
     """A zero tensor of ``shape`` with ``src`` added at ``index`` along ``dim`` (the adjoint of gather)."""
     data = np.zeros(shape, dtype=src._data.dtype)
-    idx = np.broadcast_to(index._data, src._data.shape)  # a batched src has extra leading dims
+    # A 0-dim input (or index) counts as one size-1 dim, as in gather.
+    into = data if data.ndim > dim else data.reshape(data.shape + (1,))
+    values = src._data if src._data.ndim > dim else src._data.reshape(src._data.shape + (1,))
+    idx = np.broadcast_to(np.atleast_1d(index._data), values.shape)  # a batched src has extra leading dims
     full_index = list(np.indices(idx.shape, sparse=True))
     full_index[dim] = idx
-    np.add.at(data, tuple(full_index), src._data)
+    np.add.at(into, tuple(full_index), values)
     out = _make(data)
     if grad_on(src):
         node = ScatterAddBackward0()
@@ -576,6 +582,8 @@ class CumsumBackward0(Node):
     keeps = ("dim",)
 
     def backward(self, grad):
+        if self.trivial:  # PyTorch's cumsum_backward: nothing to accumulate along dim
+            return grad
         from .joining import flip
         return flip(cumsum(flip(grad, self.axis), self.axis), self.axis)
 
@@ -584,10 +592,11 @@ class CumsumBackward0(Node):
 def cumsum(input, dim, dtype=None):
     d = _wrap_dim(dim, input._data.ndim)
     data = input._data.astype(np.int64) if input._data.dtype.kind in "bui" else input._data
-    out = _make(np.cumsum(data, axis=d))
+    out = _make(np.cumsum(data, axis=d).reshape(data.shape))  # NumPy makes a 0-dim input 1-dim
     if grad_on(input):
         node = CumsumBackward0()
         node.dim, node.axis = dim, d - input._data.ndim
+        node.trivial = input._data.size <= 1 or input._data.shape[d] == 1
         record(out, node, (input,))
     return out
 
