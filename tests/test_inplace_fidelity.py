@@ -88,3 +88,33 @@ def test_gradients_pytorch_builds_in_place_show_the_writes_in_their_version(op, 
     y = torch.zeros(2, 3, requires_grad=True)
     gs = torch.autograd.grad(op(x, y).sum(), [x, y], allow_unused=True, create_graph=create_graph)
     assert [None if g is None else g._version for g in gs] == versions
+
+
+INTERNAL = "more than one element of the written-to tensor refers to a single memory location"
+PARTIAL = "some elements of the input tensor and the written-to tensor refer to a single memory location"
+
+
+@pytest.mark.parametrize("statement, error", [
+    ("v.add_(v.permute(1, 0))", PARTIAL), ("v.add_(v[0])", PARTIAL), ("v.t().add_(v)", PARTIAL),
+    ("v.copy_(v.t())", PARTIAL), ("v.unsqueeze(0).add_(v)", PARTIAL), ("v.expand(2, 2, 2).add_(1)", INTERNAL),
+    ("v[:1].expand(3, 2).copy_(torch.ones(3, 2))", INTERNAL),
+    ("v.add_(v)", None), ("v[0].add_(v[1])", None), ("v[0].add_(v[:, 0])", None), ("v.add_(v.flip(0))", None),
+    ("v[:1].expand(3, 2).zero_()", None), ("v[:1].expand(3, 2).fill_(2)", None), ("v.expand_as(v).add_(1)", None),
+    ("v.add_(v.view(4).view(2, 2))", None), ("v[0:1].unsqueeze(1)[0:] = v[0]", None),
+])
+def test_inplace_overlap_rules_are_pytorchs(statement, error):
+    v = torch.ones(2, 2)
+    if error is None:
+        exec(statement)
+    else:
+        with pytest.raises(RuntimeError, match=error):
+            exec(statement)
+
+
+def test_writes_through_an_expanded_view_reach_the_base():
+    x = torch.ones(1)
+    e = x.expand(2)
+    e[0] = 5.0
+    assert x.tolist() == [5.0]
+    e.zero_()
+    assert x.tolist() == [0.0] and x._version == 2

@@ -50,11 +50,53 @@ def _write(t, data):
             raise RuntimeError(f"output with shape {list(t._data.shape)} doesn't match the broadcast shape "
                                f"{list(data.shape)}") from None
     if not t._data.flags.writeable:
-        raise RuntimeError("unsupported operation: more than one element of the written-to tensor refers "
-                           "to a single memory location. Please clone() the tensor before performing the "
-                           "operation.")
+        # An expanded view is read-only in NumPy; PyTorch writes through it (fill_, or sizes of 1).
+        try:
+            t._data.flags.writeable = True
+        except ValueError:
+            raise RuntimeError(INTERNAL_OVERLAP_MESSAGE) from None
     t._data[...] = data
     t._version_counter[0] += 1
+
+
+INTERNAL_OVERLAP_MESSAGE = ("unsupported operation: more than one element of the written-to tensor refers to a "
+                            "single memory location. Please clone() the tensor before performing the operation.")
+PARTIAL_OVERLAP_MESSAGE = ("unsupported operation: some elements of the input tensor and the written-to tensor "
+                           "refer to a single memory location. Please clone() the tensor before performing the "
+                           "operation.")
+
+
+def _dense(d):
+    """PyTorch's is_non_overlapping_and_dense: the elements fill a block of memory exactly."""
+    expected = d.itemsize
+    for stride, size in sorted((s, n) for s, n in zip(d.strides, d.shape) if n != 1):
+        if stride != expected:
+            return False
+        expected *= size
+    return True
+
+
+def check_overlap(t, others, internal=True):
+    """PyTorch's assert_no_internal_overlap (an expanded written-to tensor) and
+    assert_no_partial_overlap (an input that shares some but not all of its memory with it)."""
+    d = t._data
+    if internal and any(s == 0 and n > 1 for s, n in zip(d.strides, d.shape)):
+        raise RuntimeError(INTERNAL_OVERLAP_MESSAGE)
+    if not d.size or not _dense(d):
+        return
+    begin = d.__array_interface__["data"][0]
+    end = begin + d.nbytes
+    for o in others:
+        if not isinstance(o, Tensor) or o is t or not o._data.size or not _dense(o._data):
+            continue
+        b = o._data.__array_interface__["data"][0]
+        if b == begin and b + o._data.nbytes == end:
+            # PyTorch compares the strides; a size-1 dim's stride is arbitrary (NumPy's expand gives 0).
+            if o._data.shape != d.shape or any(
+                    so != sd for so, sd, n in zip(o._data.strides, d.strides, d.shape) if n > 1):
+                raise RuntimeError(PARTIAL_OVERLAP_MESSAGE)
+        elif b < end and begin < b + o._data.nbytes:
+            raise RuntimeError(PARTIAL_OVERLAP_MESSAGE)
 
 
 def _type_name(np_dtype):
@@ -90,9 +132,10 @@ class CopySlices(Node):
         return (g_base, *res[1:])
 
 
-def apply(t, fn, *others):
+def apply(t, fn, *others, internal_overlap_ok=False):
     """Runs ``fn(old_t)`` and stores the result into ``t`` in place. Returns ``t``."""
     check(t)
+    check_overlap(t, others, not internal_overlap_ok)
     recording = grad_mode._state[0] and (t._requires_grad or any(
         isinstance(o, Tensor) and o._requires_grad for o in others))
     if not recording:
@@ -269,10 +312,11 @@ def fill_(t, value):
             raise RuntimeError(f"fill_ only supports 0-dimension value tensor but got tensor with "
                                f"{value._data.ndim} dimensions.")
         return apply(t, lambda old: _filled(old, np.full(old._data.shape, value._data, old._data.dtype),
-                                            FillBackward3, (value,)), value)
-    return apply(t, lambda old: _filled(old, np.full(old._data.shape, value, old._data.dtype), FillBackward0))
+                                            FillBackward3, (value,)), value, internal_overlap_ok=True)
+    return apply(t, lambda old: _filled(old, np.full(old._data.shape, value, old._data.dtype), FillBackward0),
+                 internal_overlap_ok=True)
 
 
 def zero_(t):
     """Fills ``t`` with zeros in place. Returns ``t``."""
-    return apply(t, lambda old: _filled(old, np.zeros_like(old._data), ZeroBackward0))
+    return apply(t, lambda old: _filled(old, np.zeros_like(old._data), ZeroBackward0), internal_overlap_ok=True)
