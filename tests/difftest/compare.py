@@ -144,6 +144,8 @@ def classify(expected, actual, label, mixed=False):
 
 def _message_difference(expected, actual):
     """Two messages as their shared start and where they part: ``start … torch: X | ours: Y``."""
+    if expected == actual:
+        return (expected[:60] + " …" if len(expected) > 60 else expected) + " (only the numbers differ)"
     n = 0
     while n < min(len(expected), len(actual)) and expected[n] == actual[n]:
         n += 1
