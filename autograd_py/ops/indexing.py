@@ -1,34 +1,62 @@
 """Indexing: select/slice views, advanced (fancy and mask) indexing, and writes through ``[]=``.
 
 Basic indexing becomes a chain of view ops, one node per index item, as in PyTorch; advanced
-indexing is one ``IndexBackward0`` node. Writes go through ``inplace.py``.
+indexing is one ``IndexBackward0`` node. Writes (``x[key] = v``) are in ``setitem.py``.
 """
 from ..node import Node
 from ..signatures import numpy_names
 from .._tensor import _wrap_dim
 from . import index_key
 from .base import Tensor, _make, batch_ndim, batched, grad_on, np, record, written_in_place
-from .shape import _view_chain, expand, unsqueeze, view
+from .shape import _view_chain, unsqueeze
 
 
-class IndexEmbedBackward(Node):
-    """Backward of the embedding below: read the same positions back."""
+class SelectBackwardBackward0(Node):
+    """Backward of select's backward (an embedding): the select again."""
 
     supports_batched = False
 
     def backward(self, grad):
-        return _read(grad, self.key)
+        return self.redo(grad)
 
 
-def embed(grad, shape, key):
-    """A zero tensor of ``shape`` with ``grad`` added at ``key`` (repeated indices accumulate)."""
+class SliceBackwardBackward0(SelectBackwardBackward0):
+    pass
+
+
+class IndexPutImplBackward0(Node):
+    """Backward of index's backward, ``zeros.index_put_(indices, grad, accumulate=True)``: the
+    zeros need nothing, the gradient is read back at the indices."""
+
+    supports_batched = False
+
+    def backward(self, grad):
+        return None, _read(grad, self.key, self.read_cls)
+
+
+class MaskedScatterBackward0(IndexPutImplBackward0):
+    pass
+
+
+def embed(grad, shape, key, node):
+    """A zero tensor of ``shape`` with ``grad`` added at ``key`` (repeated indices accumulate);
+    ``node`` (a backward-of-backward, which reads ``key`` back) records it under create_graph."""
     data = np.zeros(shape, dtype=grad._data.dtype)
     np.add.at(data, key, grad._data)
     out = _make(data)
     if grad_on(grad):
-        node = IndexEmbedBackward()
-        node.key = key
         record(out, node, (grad,))
+    return out
+
+
+def _scatter(grad, shape, key, node):
+    """``embed`` as PyTorch's index backwards do it: written into fresh zeros in place (version 1),
+    so the node's first input is the zeros tensor, which needs no gradient."""
+    out = written_in_place(embed(grad, shape, key, node))
+    if out._grad_fn is node:
+        node._next_functions = ((None, 0),) + node._next_functions
+        if node._input_meta is not None:
+            node._input_meta = [None] + node._input_meta
     return out
 
 
@@ -48,10 +76,13 @@ def _batched_key(key):
 
 
 class _ViewIndexBackward(Node):
-    """Basic indexing along one dim; ``key`` is ``(:,) * dim + (item, ...)``."""
+    """Basic indexing along one dim; ``key`` is ``(:,) * dim + (item, ...)``; ``redo`` is the
+    forward op, which the backward's own backward runs again."""
 
     def backward(self, grad):
-        return embed(grad, batched(grad, self.shape), _batched_key(self.key))
+        node = self.double_backward_cls()
+        node.redo = self.redo
+        return embed(grad, batched(grad, self.shape), _batched_key(self.key), node)
 
     @property
     def dim(self):
@@ -60,6 +91,7 @@ class _ViewIndexBackward(Node):
 
 class SelectBackward0(_ViewIndexBackward):
     keeps = ("dim", "index", "self_sym_sizes")
+    double_backward_cls = SelectBackwardBackward0
 
     @property
     def index(self):
@@ -68,6 +100,7 @@ class SelectBackward0(_ViewIndexBackward):
 
 class SliceBackward0(_ViewIndexBackward):
     keeps = ("dim", "end", "self_sym_sizes", "start", "step")
+    double_backward_cls = SliceBackwardBackward0
 
     @property
     def start(self):
@@ -86,17 +119,28 @@ class SliceBackward0(_ViewIndexBackward):
 class IndexBackward0(Node):
     """Advanced indexing saves its indices, so (as in PyTorch) a second backward needs retain_graph."""
 
+    double_backward_cls = IndexPutImplBackward0
+
     def backward(self, grad):
         # PyTorch's index_backward: zeros(...).index_put_(indices, grad, accumulate=True)
-        return written_in_place(embed(grad, batched(grad, self.shape), _batched_key(self.saved("indices"))))
+        node = self.double_backward_cls()
+        node.key, node.read_cls = _batched_key(self.saved("indices")), type(self)
+        return _scatter(grad, batched(grad, self.shape), node.key, node)
 
 
 class IndexSelectBackward0(IndexBackward0):
-    pass
+    def backward(self, grad):
+        # PyTorch's index_select_backward: zeros(...).index_add_(dim, index, grad)
+        node = IndexAddBackward0()
+        node.alpha, node.dim, node.source_dim, node.source_shape = 1, self.dim, grad._data.ndim, self.source_shape
+        node.axis = self.axis
+        node.save(index=self.index)
+        return _scatter(grad, batched(grad, self.shape), _batched_key(self.saved("indices")), node)
 
 
 class MaskedSelectBackward0(IndexBackward0):
-    pass
+    # PyTorch's masked_select_backward: zeros(...).masked_scatter_(mask, grad)
+    double_backward_cls = MaskedScatterBackward0
 
 
 class AliasBackward0(Node):
@@ -137,7 +181,7 @@ def _basic(input, key, cls, tensor_fn):
     out = _view_chain(_make(input._data[key]), input, tensor_fn, lambda a: a[key])
     if grad_on(input):
         node = cls()
-        node.shape, node.key = input._data.shape, key
+        node.shape, node.key, node.redo = input._data.shape, key, tensor_fn
         record(out, node, (input,))
     return out
 
@@ -191,105 +235,15 @@ def _views(input, basic):
     return out
 
 
-class IndexPutBackward0(Node):
-    def backward(self, grad):
-        mask = np.ones(self.shape, dtype=bool)
-        mask[self.key] = False
-        ga = grad * _make(mask) if self._next_functions[0][0] is not None else None
-        gv = _read(grad, _batched_key(self.key)) if self._next_functions[1][0] is not None else None
-        return ga, gv
-
-
-def index_put(input, key, values):
-    """Out-of-place ``input[key] = values`` for an advanced key (``__setitem__`` makes it in place)."""
-    data = input._data.copy()
-    data[key] = values._data if isinstance(values, Tensor) else values
-    out = _make(data)
-    if grad_on(input, values):
-        node = IndexPutBackward0()
-        node.shape, node.key = input._data.shape, key
-        record(out, node, (input, values))
-    return out
-
-
-def setitem(input, key, value):
-    """``input[key] = value`` as PyTorch's ``set_item``: the basic items give a view (or the tensor
-    itself when they select everything), which ``value`` is copied or filled into; index tensors
-    then make it an in-place ``index_put_`` on that view."""
-    from . import inplace
-    value = _value_tensor(input, value)
-    nd, cls = input._data.ndim, key.__class__
-    if cls is bool or key is None:
-        if key is not False:
-            _copy_to(unsqueeze(input, 0), value)
-        return
-    if cls is int and not nd:
-        raise IndexError(ZERO_DIM_INDEX if key == 0 else f"index {key} is out of bounds for dimension 0 with size 0")
-    if cls is slice and not nd:
-        raise IndexError("slice() cannot be applied to a 0-dim tensor.")
-    basic, placed = index_key.split(index_key.items(key), nd)
-    target = _views(input, basic)
-    if not placed:
-        _copy_to(target, value)
-        return
-    advanced = index_key.advanced(target._data.shape, placed)
-    value = _drop_leading_ones(value)
-    if value._data.dtype != target._data.dtype:
-        raise RuntimeError(f"Index put requires the source and destination dtypes match, got "
-                           f"{_type_name(target)} for the destination and {_type_name(value)} for the source.")
-    result = np.empty(target._data.shape, np.bool_)[advanced].shape
-    try:
-        np.broadcast_shapes(value._data.shape, result)
-    except ValueError:
-        raise RuntimeError(f"shape mismatch: value tensor of shape {list(value._data.shape)} cannot be broadcast "
-                           f"to indexing result of shape {list(result)}") from None
-    inplace.apply(target, lambda t: index_put(t, advanced, value), value)
-
-
-def _type_name(t):
-    return t.dtype.legacy_name[:-len("Tensor")]
-
-
-def _value_tensor(input, value):
-    """PyTorch's setitem value: a tensor as is, a Python number as a 0-dim tensor of ``input``'s dtype."""
-    if isinstance(value, Tensor):
-        return value
-    if isinstance(value, (bool, int, float, np.number, np.bool_)):
-        return _make(np.asarray(value, dtype=input._data.dtype))
-    raise TypeError(f"can't assign a {type(value).__name__} to a torch.{input.dtype.legacy_name}")
-
-
-def _drop_leading_ones_shape(shape):
-    n = 0
-    while n < len(shape) and shape[n] == 1:
-        n += 1
-    return shape[n:]
-
-
-def _drop_leading_ones(value):
-    shape = _drop_leading_ones_shape(value._data.shape)
-    return view(value, shape) if shape != value._data.shape else value
-
-
-def _copy_to(dst, src):
-    """PyTorch's ``copy_to``: ``copy_`` for equal shapes, ``fill_`` for a 0-dim value, otherwise
-    ``copy_`` from the value without its leading size-1 dims, expanded to ``dst``."""
-    from . import inplace
-    if dst._data.shape == src._data.shape:
-        inplace.copy_(dst, src)
-    elif not src._data.ndim:
-        inplace.fill_(dst, src)
-    else:
-        src = view(src, _drop_leading_ones_shape(src._data.shape))
-        if src._data.shape != dst._data.shape:
-            src = expand(src, dst._data.shape)
-        inplace.copy_(dst, src)
-
-
 @numpy_names
 def index_select(input, dim, index):
-    d = _wrap_dim(dim, input._data.ndim)
-    return _read(input, (slice(None),) * d + (index._data,), IndexSelectBackward0)
+    nd = input._data.ndim
+    d = _wrap_dim(dim, nd)
+    out = _read(input, (slice(None),) * d + (index._data,), IndexSelectBackward0)
+    node = out._grad_fn
+    if node is not None:
+        node.dim, node.axis, node.index, node.source_shape = dim, d - max(nd, 1), index, out._data.shape
+    return out
 
 
 def masked_select(input, mask):
@@ -368,3 +322,6 @@ def index_add(input, dim, index, source, *, alpha=1):
         node.save(index=index, source=source)
         record(out, node, (input, source))
     return out
+
+
+from .setitem import setitem  # noqa: E402  (it builds on the views above)
