@@ -8,6 +8,7 @@ from .. import grad_mode
 from ..node import Node, SavedTensor
 from ..saved_tensor import before_write
 from .base import Tensor, _make, grad_on, np, record
+from .shape import view_indices
 from .view_meta import check_write, mark_stale
 
 LEAF_MESSAGE = "a leaf Variable that requires grad is being used in an in-place operation."
@@ -125,7 +126,7 @@ class CopySlices(Node):
         g_base = None
         if self._next_functions[0][0] is not None:
             mask = np.ones(self.shape, dtype=bool)
-            self.np_view_fn(mask)[...] = False
+            mask.reshape(-1)[view_indices(self.shape, self.np_view_fn).reshape(-1)] = False
             g_base = grad * _make(mask)
             if res[0] is not None:
                 g_base = g_base + _embed_view(res[0], self.shape, self.view_fn, self.np_view_fn)
@@ -188,7 +189,8 @@ class AsStridedScatterBackward0(Node):
 def _embed_view(grad, shape, view_fn, np_view_fn):
     """A zero tensor of the base's ``shape`` holding ``grad`` where the view reads from."""
     data = np.zeros(shape, dtype=grad._data.dtype)
-    np_view_fn(data)[...] = grad._data
+    # Summed where view elements share a base element (an expanded view), as as_strided_backward.
+    np.add.at(data.reshape(-1), view_indices(shape, np_view_fn).reshape(-1), grad._data.reshape(-1))
     out = _make(data)
     if grad_on(grad):
         node = AsStridedScatterBackward0()

@@ -98,7 +98,7 @@ def expand(input, *sizes):
     lead = len(sizes) - len(src)
     target = tuple(src[i - lead] if (s == -1 and i >= lead) else s for i, s in enumerate(sizes))
     try:
-        data = np.broadcast_to(input._data, target)
+        data = _expanded(input._data, target)
     except ValueError:
         # PyTorch names the first mismatch from the right.
         dim = next(i for i in range(len(target) - 1, lead - 1, -1)
@@ -107,12 +107,24 @@ def expand(input, *sizes):
             f"The expanded size of the tensor ({target[dim]}) must match the existing size ({src[dim - lead]}) "
             f"at non-singleton dimension {dim}.  Target sizes: {list(sizes)}.  Tensor sizes: "
             f"{list(src)}") from None
-    out = as_view(_make(data), input)
+    out = _view_chain(_make(data), input, lambda x: expand(x, target), lambda a: _expanded(a, target))
     if grad_on(input):
         node = ExpandBackward0()
         node.shape = src
         record(out, node, (input,))
     return out
+
+
+def _expanded(a, shape):
+    """``a`` broadcast to ``shape`` as a view PyTorch can write through (its stride-0 dims repeat an
+    element: fill_ and zero_ may write there, other in-place ops refuse the internal overlap)."""
+    b = np.broadcast_to(a, shape)
+    return np.lib.stride_tricks.as_strided(a, shape, b.strides) if b.size else b
+
+
+def view_indices(base_shape, np_view_fn):
+    """The flat index into a base of ``base_shape`` that each element of a view reads."""
+    return np_view_fn(np.arange(int(np.prod(base_shape))).reshape(base_shape))
 
 
 def expand_as(input, other):
