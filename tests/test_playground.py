@@ -15,13 +15,23 @@ def session():
     return Session()
 
 
-def test_namespace_persists_between_runs_and_console(session):
+def test_each_run_is_a_fresh_script_and_the_console_continues_it(session):
     assert session.run("a = 41")["ok"]
-    result = session.run("a += 1\nprint(a)")
-    assert result == {**result, "ok": True, "stdout": "42\n", "stderr": "", "error": None}
+    assert session.eval_line("a += 1")["ok"]
     assert session.eval_line("a * 2")["stdout"] == "84\n"
-    assert session.eval_line("b = a - 2")["stdout"] == ""
-    assert session.run("print(b)")["stdout"] == "40\n"
+    result = session.run("b = 2\nprint(a)")  # a new run forgets the last run's and console's names
+    assert result["error"]["type"] == "NameError" and result["error"]["lineno"] == 2
+    assert session.eval_line("b * 20")["stdout"] == "40\n"
+    assert session.run("a = 1\nprint(a)", fresh=False)["stdout"] == "1\n"
+    assert session.eval_line("a + b")["stdout"] == "3\n"  # fresh=False kept b
+
+
+def test_a_fresh_run_forgets_grad_mode_and_accumulated_grads(session):
+    code = "import torch\nx = torch.ones(2, requires_grad=True)\n(x * 2).sum().backward()\nprint(x.grad)"
+    assert session.run(code)["stdout"] == "tensor([2., 2.])\n"
+    assert session.run(code)["stdout"] == "tensor([2., 2.])\n"  # not 4: a new x
+    session.eval_line("torch.set_grad_enabled(False)")
+    assert session.run("import torch\nprint(torch.is_grad_enabled())")["stdout"] == "True\n"
 
 
 def test_reset_forgets_user_names(session):
@@ -162,10 +172,9 @@ def test_single_huge_write_is_cut_to_the_char_cap():
 
 
 def test_keyboard_interrupt_is_reported_and_state_kept(session):
-    session.run("kept = 7")
-    result = session.run("raise KeyboardInterrupt")
+    result = session.run("kept = 7\nraise KeyboardInterrupt")
     assert result["error"]["type"] == "KeyboardInterrupt"
-    assert session.run("print(kept)")["stdout"] == "7\n"
+    assert session.eval_line("print(kept)")["stdout"] == "7\n"
 
 
 def test_streams_are_restored_after_a_run(session):

@@ -5,7 +5,8 @@ from autograd_py.playground import Session
 
 
 def out(session, code):
-    result = session.run(code)
+    """Runs ``code`` in the session's current namespace (not a fresh script), like the console."""
+    result = session.run(code, fresh=False)
     assert result["error"] is None, result["error"]
     return result["stdout"]
 
@@ -62,8 +63,9 @@ def test_warn_once_warnings_show_once_per_session():
     a, b = Session(), Session()
     first = a.run(code)["stderr"]
     assert "create_graph=True" in first
-    assert a.run(code)["stderr"] == ""  # once per process, as in PyTorch
+    assert a.run(code, fresh=False)["stderr"] == ""  # once per process, as in PyTorch
     assert b.run(code)["stderr"] == first  # b is a process of its own
+    assert a.run(code)["stderr"] == first  # a fresh run is a new process too
 
 
 def test_reset_gives_a_fresh_process_settings():

@@ -57,7 +57,7 @@ def test_run_result_carries_the_graph_and_the_panel_rows(session):
 
 def test_console_lines_update_the_graph(session):
     session.run("import torch\nx = torch.ones(2, requires_grad=True)")
-    assert not node_named(session.run("pass"), "MulBackward0")
+    assert not node_named(session.eval_line("pass"), "MulBackward0")
     result = session.eval_line("y = x * 3")
     assert len(node_named(result, "MulBackward0")) == 1
     assert tensor_row(result, "y")["grad_fn"] == "MulBackward0"
@@ -327,7 +327,7 @@ def test_jacobian_rows_and_untouched_grads(session):
     assert result["row_labels"] == ["y[0]", "y[1]"] and result["col_labels"] == ["x[0]", "x[1]", "x[2]"]
     assert result["calls"][1] == "torch.autograd.grad(y, x, grad_outputs=torch.tensor([0., 1.]), retain_graph=True)"
     assert session.namespace["x"].grad is None and session.namespace["y"]._grad is None
-    assert session.run("y.sum().backward()")["stdout"] == "hook tensor([1., 1.])\n"  # graph kept
+    assert session.eval_line("y.sum().backward()")["stdout"] == "hook tensor([1., 1.])\n"  # graph kept
 
 
 def test_one_hot_backward_fills_the_jacobian_row_and_v_backward_is_vT_J(session):
@@ -367,3 +367,54 @@ def test_describe_a_node_and_an_accumulator(session):
     assert missing["ok"] is False
     unknown = strict_loads(session.request_json(json.dumps({"type": "teleport"})))
     assert unknown["error"]["code"] == "bad_request"
+
+
+# ---- a graph freed by the script's own backward (the Backward & Jacobian view's note) ----------
+
+FREED_SCRIPT = (
+    "import torch\n"
+    "x = torch.tensor([1.0, 2.0], requires_grad=True)\n"
+    "out = x * x\n"
+    "kept = x * 3\n"
+    "out.sum().backward()\n"
+)
+
+
+def test_a_run_says_which_graphs_are_freed_and_by_which_line(session):
+    result = session.run(FREED_SCRIPT)
+    ids = {row["names"][0]: row["id"] for row in result["graph"]["tensors"]}
+    assert result["freed_tensors"] == [ids["out"]]  # kept's graph shares only the leaf
+    assert result["freed_by"] == {"source": "<editor>", "line": 5, "call": "out.sum().backward()",
+                                  "fix": {"line": 5, "before": "out.sum().backward()",
+                                          "after": "out.sum().backward(retain_graph=True)"}}
+    fixed = FREED_SCRIPT.replace("backward()", "backward(retain_graph=True)")
+    result = session.run(fixed)
+    assert result["freed_tensors"] == [] and result["freed_by"] is None
+    reply = json.loads(session.request_json(json.dumps({"type": "backward", "root": "out", "gradient": {"kind": "ones"},
+                                                        "retain_graph": True, "create_graph": False})))
+    assert reply["ok"], reply["error"]
+
+
+def test_a_graph_freed_in_the_console_has_no_editor_fix(session):
+    session.run("import torch\nx = torch.ones(2, requires_grad=True)\ny = (x * x).sum()")
+    result = session.eval_line("y.backward()")
+    assert result["freed_by"] == {"source": "<console>", "line": 1, "call": "y.backward()", "fix": None}
+    assert session.run("pass")["freed_by"] is None  # a new run forgets it
+
+
+def test_retain_graph_fix_edits_only_the_call():
+    from autograd_py.playground.freed_help import retain_graph_fix
+
+    cases = {
+        "loss.backward()": "loss.backward(retain_graph=True)",
+        "y.backward(torch.ones(2))  # ü": "y.backward(torch.ones(2), retain_graph=True)  # ü",
+        "y.backward(g, retain_graph=False)": "y.backward(g, retain_graph=True)",
+        "gx, = torch.autograd.grad(y, [x])": "gx, = torch.autograd.grad(y, [x], retain_graph=True)",
+        "é = 1; y.backward()": "é = 1; y.backward(retain_graph=True)",
+    }
+    for before, after in cases.items():
+        assert retain_graph_fix(before, 1) == {"line": 1, "before": before, "after": after}
+    assert retain_graph_fix("y.backward(retain_graph=True)", 1) is None
+    assert retain_graph_fix("print(1)", 1) is None
+    assert retain_graph_fix("y.backward(", 1) is None  # not Python
+    assert retain_graph_fix("x = 1\ny.backward()", 3) is None

@@ -35,6 +35,7 @@ from .output import (FLUSH_CHARS, FLUSH_INTERVAL_S, MAX_OUTPUT_CHARS, MAX_OUTPUT
 from .globals import SessionGlobals
 from .backward import RequestError, grad_change_report, jacobian, plan_backward, watched_tensor
 from .views import GradHistory, PassRecorder, describe, failed_node, json_safe
+from .freed_help import FreeingCalls, freed_tensor_ids
 
 EDITOR_FILENAME = "<editor>"
 CONSOLE_FILENAME = "<console>"
@@ -54,10 +55,10 @@ def _innermost_user_line():
 
 
 class Session:
-    """A persistent Python namespace in which ``torch`` is ``autograd_py``.
+    """A Python namespace in which ``torch`` is ``autograd_py``.
 
-    Like a notebook kernel, names defined by one ``run`` stay visible to the
-    next one and to ``eval_line`` until ``reset``.
+    Each ``run`` starts a fresh script namespace; console lines (``eval_line``) and the views'
+    requests continue in the namespace of the last run, like exploring after ``python -i``.
 
     Args:
         on_output (callable or None): receives streamed output as
@@ -86,6 +87,8 @@ class Session:
         self.history = GradHistory()
         self.commands = 0
         self._jacobian = None  # (output, input, matrix) of the Jacobian the view shows
+        self.freeing = FreeingCalls()  # which user line last freed a graph
+        self._script = None  # (filename, code) of the command running now
         self.reset()
 
     def reset(self):
@@ -94,22 +97,32 @@ class Session:
         self.namespace.clear()
         self.namespace.update({"__name__": "__main__", "__builtins__": __builtins__})
         self.history.clear()
+        self.freeing.clear()
         self._jacobian = None
         return {"ok": True}
 
-    def run(self, code):
-        """Runs a whole editor buffer in the session namespace.
+    def run(self, code, fresh=True):
+        """Runs a whole editor buffer as a script, in a fresh namespace, as ``python file.py`` would.
+
+        Names, grad mode, dtype, seed and print options of earlier runs and console lines are
+        forgotten first, so one lesson's tensors never leak into the next; the console
+        (``eval_line``) and the views then work in this run's namespace.
 
         Args:
             code (str): Python source, as typed in the editor.
+            fresh (bool, optional): start from a fresh namespace. ``False`` runs the code in the
+                current one, as a multi-line console entry. Defaults to ``True``.
 
         Returns:
             dict: ``{"ok", "stdout", "stderr", "error", "duration_ms"}`` where
             ``error`` is ``None`` or ``{"type", "message", "lineno",
             "traceback"}`` and every line number is the editor's; plus the
-            views' ``graph``, ``trace``, ``grad_history`` and ``failed_node``.
+            views' ``graph``, ``trace``, ``grad_history`` and ``failed_node``, and ``fresh``
+            (the views forget their choices, such as the backward root, of earlier runs).
         """
-        return self._execute(code, EDITOR_FILENAME, "exec")
+        if fresh:
+            self.reset()
+        return {**self._execute(code, EDITOR_FILENAME, "exec"), "fresh": fresh}
 
     def eval_line(self, src):
         """Runs one console entry; an expression's ``repr`` is printed, as in a REPL.
@@ -198,11 +211,17 @@ class Session:
         line = recorder.where[1] if recorder.where else None
         self.history.snapshot(self.namespace, {"kind": when, "pass": recorder.passes, "line": line,
                                                "command": self.commands})
+        if when == "after":
+            freed = any(e["event"] == "node" and e.get("freed") for e in recorder.events)
+            self.freeing.note(recorder.where, freed, self._script)
 
     def _views(self, recorder, failed):
         views = {"graph": None, "trace": None, "failed_node": failed, "command": self.commands}
         try:
             views["graph"] = graph.export(self.namespace, budget=GRAPH_BUDGET)
+            # The Backward & Jacobian view explains a freed graph before anyone hits the error.
+            views["freed_tensors"] = freed_tensor_ids([t for _, t in graph.named_tensors(self.namespace)])
+            views["freed_by"] = self.freeing.export()
         except Exception as exc:  # a view must never turn a good run into a failure
             views["graph_error"] = f"{type(exc).__name__}: {exc}"
         if recorder is not None and recorder.passes:
@@ -217,6 +236,7 @@ class Session:
         linecache.cache[filename] = (len(code), None, code.splitlines(True), filename)
         saved = sys.stdout, sys.stderr, sys.displayhook, warnings.showwarning
         self.commands += 1
+        self._script = (filename, code)
         recorder = PassRecorder(line_finder=_innermost_user_line, on_boundary=self._on_pass)
         previous_listener = engine.set_listener(recorder)
         error = failed = None
@@ -234,6 +254,7 @@ class Session:
             error = describe_error(exc, filename)
             failed = failed_node(exc, self.namespace, recorder)
         finally:
+            self._script = None
             engine.set_listener(previous_listener)
             sys.stdout, sys.stderr, sys.displayhook, warnings.showwarning = saved
             capture.flush()

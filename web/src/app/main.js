@@ -20,6 +20,7 @@ import { OfflineBadge } from "../offline/offline_badge.js";
 import { OutputView } from "../editor/output.js";
 import { PythonClient } from "../runtime/python_client.js";
 import { ShareUI } from "../share/share_ui.js";
+import { RestoreOriginal } from "./restore.js";
 import { loadSettings, saveSettings } from "./storage.js";
 import { Views } from "../views/views.js";
 
@@ -38,6 +39,7 @@ const phaseTimes = {};
 const NEXT_PHASE = { runtime: "numpy", numpy: "autograd_py", autograd_py: "ready" };
 let loadingPhase = "runtime";
 let fatal = null;
+let restore = null; // "Original code" and its undo offer (restore.js)
 
 // ---- editor and lessons -------------------------------------------------
 
@@ -50,6 +52,7 @@ const editor = createEditor($("editor"), {
   label: t.editorLabel,
   onRun: () => runEditor(),
   onChange(code) {
+    if (restore && code !== currentLesson().code) restore.hide(); // edited: the undo offer is over
     if (code === currentLesson().code) delete settings.drafts[settings.lesson];
     else settings.drafts[settings.lesson] = code;
     saveSettings(settings);
@@ -84,6 +87,18 @@ function selectLesson(id) {
   editor.setCode(settings.drafts[id] ?? currentLesson().code);
   editor.markError(null);
   showExplanation();
+  restore.hide();
+  startClean();
+}
+
+/** A new lesson starts clean: no output, no views and no variables of the last one. */
+function startClean() {
+  output.clear();
+  lastRun = null;
+  showRunInfo();
+  views.showResult({ graph: null, trace: null, grad_history: {}, reset: true });
+  // Quiet: it is not a run, and a Run pressed right after is queued behind it.
+  if (!fatal) python.request("reset", undefined, { quiet: true });
 }
 
 // ---- language -----------------------------------------------------------
@@ -106,6 +121,7 @@ function applyLanguage(lang) {
   fillLessonPicker();
   showExplanation();
   views.setStrings(t);
+  restore.setStrings(t);
   if (shareUI) shareUI.setStrings(t);
   showRunInfo();
   renderStatus(python.state);
@@ -137,6 +153,10 @@ function renderStatus(state) {
   }
   const busy = state !== "ready";
   $("run").disabled = busy;
+  // A disabled button says why: a title for the pointer, the status for screen readers.
+  $("run").title = state === "loading" ? t.runWaiting(t["phase_" + loadingPhase]) : t.runTitle;
+  if (state === "loading") $("run").setAttribute("aria-describedby", "status");
+  else $("run").removeAttribute("aria-describedby");
   $("reset").disabled = busy;
   $("stop").disabled = state !== "running";
   $("console-input").disabled = state === "loading" || state === "error";
@@ -161,6 +181,14 @@ function onStatus(msg) {
 
 let views = null;
 let shareUI = null;
+restore = new RestoreOriginal({ button: $("restore"), notice: $("restore-notice") }, {
+  original: () => currentLesson().code,
+  getCode: () => editor.getCode(),
+  setCode(code) {
+    editor.setCode(code);
+    editor.markError(null);
+  },
+}, t);
 const python = new PythonClient({
   onStatus,
   onStream: (stream, text) => output.write(stream, text),
@@ -172,6 +200,14 @@ views = new Views({
   report: (result) => reportResult(result, { markLines: false }),
   echo: (text) => output.line("echo", `>>> ${text}`),
   busy: () => python.state !== "ready",
+  applyFix(fix) {
+    // Python wrote the fixed line from the code that ran; only apply it to that same line.
+    if (!editor.replaceLine(fix.line, fix.before, fix.after)) {
+      output.line("note", t.fixStale(fix.line));
+      return;
+    }
+    runEditor();
+  },
 }, t);
 
 // ---- running code -------------------------------------------------------
@@ -197,9 +233,23 @@ function showRunInfo() {
   if (lastRun) info.dataset.ok = String(lastRun.ok);
 }
 
-async function runEditor() {
-  if (python.state === "running") return { ok: false, stdout: "", error: { type: "Busy", message: "already running" } };
-  await python.ready;
+let queuedRun = null; // the one run asked for while Python loads (Ctrl+Enter, the API)
+
+function runEditor() {
+  if (python.state === "running") return Promise.resolve({ ok: false, stdout: "", error: { type: "Busy", message: "already running" } });
+  if (python.state !== "loading") return runNow();
+  if (!queuedRun) {
+    output.line("note", t.runQueued);
+    const settle = () => { queuedRun = null; };
+    queuedRun = python.ready.then(() => (settle(), runNow()), (err) => {
+      settle();
+      return { ok: false, stdout: "", error: { type: "LoadError", message: String(err && err.message) } };
+    });
+  }
+  return queuedRun;
+}
+
+async function runNow() {
   output.clear();
   editor.markError(null);
   lastRun = null;
@@ -241,10 +291,6 @@ function wireControls() {
   $("reset").addEventListener("click", () => resetNamespace());
   $("clear").addEventListener("click", () => output.clear());
   $("lessons").addEventListener("change", (event) => selectLesson(event.target.value));
-  $("restore").addEventListener("click", () => {
-    editor.setCode(currentLesson().code);
-    editor.markError(null);
-  });
   for (const button of document.querySelectorAll("[data-lang]")) {
     button.addEventListener("click", () => applyLanguage(button.dataset.lang));
   }

@@ -75,6 +75,14 @@ export function createEditor(parent, { doc, onRun, onChange, label, readOnly = f
     setCode(text) {
       view.dispatch({ changes: { from: 0, to: view.state.doc.length, insert: text } });
     },
+    /** Replaces line `lineno` (1-based) if it still reads `expected`, as one undoable edit; true if done. */
+    replaceLine(lineno, expected, text) {
+      if (lineno < 1 || lineno > view.state.doc.lines) return false;
+      const line = view.state.doc.line(lineno);
+      if (line.text !== expected) return false;
+      view.dispatch({ changes: { from: line.from, to: line.to, insert: text } });
+      return true;
+    },
     /** Marks (and scrolls to) a 1-based line, or clears the mark with null. */
     markError(lineno) {
       const valid = lineno != null && lineno >= 1 && lineno <= view.state.doc.lines;

@@ -37,6 +37,8 @@ export class BackwardPanel {
     this.vjp = null;
     this.activeCall = null;
     this.filling = null;
+    this.freed = new Set(); // ids of tensors whose graph was freed by a backward (Python says which)
+    this.freedBy = null; // {source, line, call, fix: {line, before, after} | null}: the call that freed it
   }
 
   setStrings(t) {
@@ -48,9 +50,15 @@ export class BackwardPanel {
     return this.tensors.find((row) => row.names.includes(name)) || null;
   }
 
-  /** New tensors after a command: keeps the choices that still exist. */
-  update(tensors) {
+  /**
+   * New tensors after a command: keeps the choices that still exist.
+   * @param {object[]} tensors graph.export's tensor rows
+   * @param {{freed?: string[], freedBy?: object|null}} [freedInfo] the result's freed_tensors, freed_by
+   */
+  update(tensors, { freed = [], freedBy = null } = {}) {
     this.tensors = tensors || [];
+    this.freed = new Set(freed);
+    this.freedBy = freedBy;
     const roots = this.rootChoices();
     if (!roots.some((row) => row.names[0] === this.root)) {
       // The newest computed tensor is the likeliest root; a leaf only when nothing was computed.
@@ -64,6 +72,19 @@ export class BackwardPanel {
     this.syncJacobian();
     this.hooks.onRootChange(this.root);
     this.draw();
+  }
+
+  /** A new namespace: the root, input, Jacobian and messages of the old one are gone. */
+  forget() {
+    this.stopFilling();
+    this.root = null;
+    this.input = null;
+    this.onehot = 0;
+    this.error = null;
+    this.echo = null;
+    this.jac = null;
+    this.vjp = null;
+    this.activeCall = null;
   }
 
   rootChoices() {
@@ -155,7 +176,8 @@ export class BackwardPanel {
     this.stopFilling();
     const result = await this.hooks.jacobian(this.jac.output, this.jac.input);
     if (!result.ok) {
-      this.error = result.error;
+      // A freed graph is explained by the note above the form; the traceback is in the output.
+      this.error = this.rootFreed() ? null : result.error;
       this.draw();
       return;
     }
@@ -198,7 +220,29 @@ export class BackwardPanel {
       fill(this.element, h("p", { class: "muted pad", text: t.bNoRoots }));
       return;
     }
-    fill(this.element, h("div", { class: "bw-layout" }, this.backwardForm(roots), this.jacobianView()));
+    fill(this.element, this.rootFreed() ? this.freedNote() : null,
+      h("div", { class: "bw-layout" }, this.backwardForm(roots), this.jacobianView()));
+  }
+
+  rootFreed() {
+    const root = this.tensor(this.root);
+    return Boolean(root && this.freed.has(root.id));
+  }
+
+  /** Why a backward from this root fails, and the fix when Python found one in the script. */
+  freedNote() {
+    const t = this.t;
+    const by = this.freedBy;
+    const where = by ? (by.source === "<editor>" ? t.fLine(by.line) : t.fConsole) : null;
+    const text = by ? t.fFreedBy(this.root, by.call, where) : t.fFreed(this.root);
+    const fix = by && by.fix;
+    return h("div", { class: "freed-note", role: "note", "data-testid": "freed-help" },
+      h("p", { text }),
+      fix ? h("p", { class: "fix-row" },
+        h("button", { type: "button", class: "primary", "data-testid": "freed-fix", disabled: this.hooks.busy(),
+          onclick: () => this.hooks.applyFix(fix) }, t.fFix(fix.line)),
+        h("code", { class: "fix-preview", text: fix.after.trim() }))
+        : h("p", { class: "muted small", text: t.fRerun }));
   }
 
   backwardForm(roots) {

@@ -20,6 +20,8 @@ export class Views {
    * @param {(result: object) => void} hooks.report prints a result's error like a console line's
    * @param {(text: string) => void} hooks.echo writes a line to the console as typed input
    * @param {() => boolean} hooks.busy true while Python runs something
+   * @param {(fix: {line: number, before: string, after: string}) => void} hooks.applyFix
+   *     puts a one-line fix into the editor and runs it again
    * @param {object} t the current language's strings
    */
   constructor(hooks, t) {
@@ -40,6 +42,7 @@ export class Views {
       backward: (request) => this.runBackward(request),
       jacobian: (output, input) => this.buildJacobian(output, input),
       onRootChange: (name) => this.graph.setRootPick(this.tensorId(name)),
+      applyFix: (fix) => hooks.applyFix(fix),
       busy: () => hooks.busy(),
     });
     this.steps = new StepPanel($("steps"), { onStep: (state) => this.graph.setStep(state) });
@@ -80,17 +83,25 @@ export class Views {
   showResult(result) {
     if (!result || !("graph" in result)) return;
     const graph = result.graph || { nodes: [], edges: [], tensors: [], truncated: null };
+    // A Run is a new script (and Reset an empty namespace): nothing of the last one stays on show.
+    const fresh = Boolean(result.fresh || result.reset);
+    if (fresh) this.forget();
     this.state = { graph, failed: result.failed_node || null };
-    this.graph.render(graph, { failed: this.state.failed, keepView: true });
+    this.graph.render(graph, { failed: this.state.failed, keepView: !fresh });
     this.grads.update(graph.tensors, result.grad_history);
-    this.backward.update(graph.tensors);
+    this.backward.update(graph.tensors, { freed: result.freed_tensors, freedBy: result.freed_by });
     this.steps.update(result.trace || null, graph);
-    if (result.reset) {
-      this.steps.clear();
-      this.grads.clear();
-    }
     if (this.state.failed) this.graph.select(this.state.failed.id);
     else this.refreshDetails();
+  }
+
+  /** Drops every choice and highlight made for the previous namespace. */
+  forget() {
+    this.graph.select(null, { silent: true });
+    this.details.hide();
+    this.steps.clear();
+    this.grads.clear();
+    this.backward.forget();
   }
 
   select(id) {

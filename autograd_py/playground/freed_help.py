@@ -1,0 +1,120 @@
+"""Why a graph can no longer be backpropagated through, and the one-line fix, for the views.
+
+The commonest snippet ends in ``out.backward()``, which frees the saved tensors of ``out``'s
+graph; the Backward & Jacobian view then hits "Trying to backward through the graph a second
+time". The session notes which call freed a graph (``FreeingCalls``); this module says which
+tensors' graphs are freed and how the script's call reads with ``retain_graph=True``.
+"""
+
+import ast
+
+
+def freed_tensor_ids(named):
+    """Ids (``"t<id>"``, as in ``graph.export``) of the tensors whose graph reaches a freed node.
+
+    Args:
+        named (list): tensors, e.g. those a namespace names.
+
+    One iterative depth-first pass over the whole graph: nothing recurses, and a node shared by
+    many tensors is looked at once.
+    """
+    memo = {}
+    for tensor in named:
+        start = tensor._grad_fn
+        if start is None or id(start) in memo:
+            continue
+        stack = [(start, iter(start.next_functions))]
+        while stack:
+            node, children = stack[-1]
+            for child, _ in children:
+                if child is not None and id(child) not in memo:
+                    stack.append((child, iter(child.next_functions)))
+                    break
+            else:
+                stack.pop()
+                memo[id(node)] = node._freed or any(memo.get(id(c), False) for c, _ in node.next_functions
+                                                    if c is not None)
+    return [f"t{id(t)}" for t in named if t._grad_fn is not None and memo.get(id(t._grad_fn))]
+
+
+def _is_backward_call(call):
+    func = call.func
+    if isinstance(func, ast.Attribute) and func.attr == "backward":
+        return True
+    # torch.autograd.grad(...) and autograd.grad(...)
+    return (isinstance(func, ast.Attribute) and func.attr == "grad" and isinstance(func.value, (ast.Attribute, ast.Name))
+            and getattr(func.value, "attr", getattr(func.value, "id", None)) == "autograd")
+
+
+def _column(line, byte_offset):
+    """ast's column (a UTF-8 byte offset) as a character index into ``line``."""
+    return len(line.encode("utf-8")[:byte_offset].decode("utf-8", "ignore"))
+
+
+def retain_graph_fix(code, lineno):
+    """The backward call on line ``lineno`` of ``code`` with ``retain_graph=True``.
+
+    Args:
+        code (str): the script that ran.
+        lineno (int): the line (1-based) where the pass that freed the graph started.
+
+    Returns:
+        dict or None: ``{"line", "before", "after"}``, the line's text before and after the edit,
+        or None when no single-line backward call without ``retain_graph=True`` is on that line.
+    """
+    try:
+        tree = ast.parse(code)
+    except SyntaxError:
+        return None
+    lines = code.splitlines()
+    if not 1 <= lineno <= len(lines):
+        return None
+    before = lines[lineno - 1]
+    for call in ast.walk(tree):
+        if not (isinstance(call, ast.Call) and call.lineno == lineno == call.end_lineno and _is_backward_call(call)):
+            continue
+        keyword = next((k for k in call.keywords if k.arg == "retain_graph"), None)
+        if keyword is not None:
+            value = keyword.value
+            if isinstance(value, ast.Constant) and value.value is True:
+                return None
+            start, end = _column(before, value.col_offset), _column(before, value.end_col_offset)
+            after = before[:start] + "True" + before[end:]
+        else:
+            close = _column(before, call.end_col_offset) - 1  # the call's ")"
+            if call.args or call.keywords:
+                after = before[:close].rstrip().rstrip(",") + ", retain_graph=True" + before[close:]
+            else:
+                after = before[:close] + "retain_graph=True" + before[close:]
+        return {"line": lineno, "before": before, "after": after}
+    return None
+
+
+class FreeingCalls:
+    """Where the last graph was freed: the user's line and call, noted after every backward pass."""
+
+    def __init__(self):
+        self.last = None
+
+    def clear(self):
+        self.last = None
+
+    def note(self, where, freed, script):
+        """Called after a top-level pass.
+
+        Args:
+            where (tuple or None): ``(filename, lineno)`` of the user's line that ran the pass.
+            freed (bool): the pass freed saved tensors (no ``retain_graph``).
+            script (tuple or None): ``(filename, code)`` of the command that is running.
+        """
+        if not freed or where is None or script is None or where[0] != script[0]:
+            return
+        filename, code = script
+        lines = code.splitlines()
+        lineno = where[1]
+        call = lines[lineno - 1].strip() if 1 <= lineno <= len(lines) else ""
+        self.last = {"source": filename, "line": lineno, "call": call}
+        self.last["fix"] = retain_graph_fix(code, lineno) if filename == "<editor>" else None
+
+    def export(self):
+        return self.last

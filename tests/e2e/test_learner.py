@@ -1,0 +1,137 @@
+"""What a learner meets first: fresh runs, lessons that don't leak, a freed graph explained,
+runs asked for while Python loads, and an undoable "Original code"."""
+
+import re
+
+from playwright.sync_api import expect
+
+from playground_helpers import LESSONS, LOAD_TIMEOUT_MS, PlaygroundPage
+
+
+def restore_lesson_code(playground):
+    """Puts the current lesson's own code back, so no draft is left for the other tests."""
+    lesson_id = playground.testid("lessons").input_value()
+    lesson = next(item for item in LESSONS if item["id"] == lesson_id)
+    playground.set_code("\n".join(lesson["code"]) + "\n")
+
+
+def graph_tensor_names(playground):
+    names = playground.testid("graph").locator("g.node.node-tensor").evaluate_all(
+        "nodes => nodes.map(n => n.dataset.name)")
+    return {name for joined in names for name in joined.split(",") if name}
+
+
+def code_names(code):
+    return set(re.findall(r"[A-Za-z_]\w*", code))
+
+
+def test_lessons_in_a_row_each_show_only_their_own_tensors(playground):
+    page = playground.page
+    for lesson in LESSONS:
+        playground.testid("lessons").select_option(lesson["id"])
+        # Picking a lesson starts clean: no output, no graph, no error mark of the last one.
+        expect(playground.testid("output")).to_have_text("")
+        expect(playground.testid("graph").locator("g.node")).to_have_count(0)
+        expect(playground.testid("graph-alert")).to_be_hidden()
+        playground.click_run()
+        code = "\n".join(lesson["code"])
+        shown = graph_tensor_names(playground)
+        assert shown <= code_names(code), (lesson["id"], shown - code_names(code))
+        failed = lesson["expect"]["error"] is not None and "second time" in lesson["expect"]["error"]["message_prefix"]
+        if failed:
+            expect(playground.testid("graph-alert")).to_be_visible()
+        else:
+            expect(playground.testid("graph-alert")).to_be_hidden()
+        root = page.get_by_test_id("backward-root")
+        if root.count():
+            assert root.input_value() in code_names(code), lesson["id"]
+
+
+def test_run_is_a_fresh_script_and_the_console_continues_it(playground):
+    assert playground.run("a = 41\n")["ok"]
+    playground.console_eval("a + 1")
+    expect(playground.testid("output")).to_contain_text("42")
+    result = playground.run("print(a)\n")
+    assert result["error"]["type"] == "NameError"
+    expect(playground.testid("console-hint")).to_contain_text("fresh")
+    restore_lesson_code(playground)
+
+
+FREED_CODE = """\
+import torch
+x = torch.tensor([1.0, 2.0, 3.0], requires_grad=True)
+w = torch.tensor([0.5, -1.0, 2.0], requires_grad=True)
+out = x * x * w
+out.sum().backward()
+total = out.sum()
+"""
+
+
+def test_backward_panel_explains_a_freed_graph_and_applies_the_fix(playground, results_dir):
+    page = playground.page
+    playground.run(FREED_CODE.replace("total = out.sum()\n", ""))
+    playground.testid("tab-backward").click()
+    panel = playground.testid("backward")
+    panel.get_by_test_id("backward-root").select_option("out")
+    help_box = panel.get_by_test_id("freed-help")
+    expect(help_box).to_contain_text("out.sum().backward() at line 5")
+    expect(help_box).to_contain_text("retain_graph=True")
+    page.screenshot(path=str(results_dir / "learner-freed-help.png"))
+    # Pressing Backward anyway shows PyTorch's error once, in the output, and no second copy.
+    panel.get_by_test_id("backward-run").click()
+    out = playground.testid("output")
+    expect(out).to_contain_text("Trying to backward through the graph a second time")
+    expect(panel.get_by_test_id("backward-error")).to_have_count(0)
+    panel.get_by_test_id("jacobian-build").click()
+    expect(playground.testid("status")).to_have_attribute("data-state", "ready")
+    expect(panel.get_by_test_id("backward-error")).to_have_count(0)
+    # The fix: retain_graph=True on line 5, and the script runs again.
+    fix = panel.get_by_test_id("freed-fix")
+    expect(fix).to_contain_text("line 5")
+    fix.click()
+    expect(page.locator("#run-info")).to_have_attribute("data-ok", "true")
+    assert playground.get_code().splitlines()[4] == "out.sum().backward(retain_graph=True)"
+    panel.get_by_test_id("backward-root").select_option("out")
+    expect(panel.get_by_test_id("freed-help")).to_have_count(0)
+    panel.get_by_test_id("jacobian-input").select_option("x")
+    panel.get_by_test_id("jacobian-build").click()
+    expect(panel.get_by_test_id("jacobian-table")).to_have_attribute("data-filled", "3", timeout=10_000)
+    playground.testid("tab-grads").click()
+    restore_lesson_code(playground)
+
+
+def test_original_code_can_be_undone(playground):
+    lesson = LESSONS[0]
+    playground.testid("lessons").select_option(lesson["id"])
+    mine = "# my experiment\nprint('mine')\n"
+    playground.set_code(mine)
+    playground.page.locator("#restore").click()
+    assert playground.get_code() == "\n".join(lesson["code"]) + "\n"
+    notice = playground.testid("restore-notice")
+    expect(notice).to_be_visible()
+    notice.get_by_test_id("restore-undo").click()
+    assert playground.get_code() == mine
+    expect(notice).to_be_hidden()
+    playground.set_code("\n".join(lesson["code"]) + "\n")
+
+
+def test_ctrl_enter_three_times_while_loading_runs_once(browser, server_url):
+    tab = PlaygroundPage(browser, server_url)
+    try:
+        tab.page.goto(server_url)
+        expect(tab.testid("status")).to_have_attribute("data-state", "loading")
+        run = tab.testid("run")
+        expect(run).to_be_disabled()
+        assert "once Python is ready" in run.get_attribute("title")
+        tab.set_code("print('ran')\n")
+        tab.page.locator(".cm-content").click()
+        for _ in range(3):
+            tab.page.keyboard.press("Control+Enter")
+        expect(tab.testid("output")).to_contain_text("your code will run once")
+        expect(tab.page.locator("#run-info")).not_to_be_empty(timeout=LOAD_TIMEOUT_MS)
+        tab.page.wait_for_timeout(1500)  # a second queued run would have answered by now
+        assert tab.output_text().count("ran") == 1
+        assert tab.state() == "ready"
+        assert run.get_attribute("title").startswith("Run the editor")
+    finally:
+        tab.close()
