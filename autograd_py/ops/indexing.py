@@ -220,9 +220,11 @@ def _views(input, basic):
             out = unsqueeze(out, dim)
             dim += 1
         elif k.__class__ is slice:
+            # PyTorch skips a slice given as 0 (or none) to the end or past it with step 1; ``-n:``
+            # keeps everything too, but is still recorded.
             size = out._data.shape[dim]
-            start, stop, step = k.indices(size)
-            if not (start == 0 and stop == size and step == 1):
+            if not ((k.start is None or k.start == 0) and (k.stop is None or k.stop >= size)
+                    and (k.step is None or k.step == 1)):
                 out = slice_dim(out, dim, k.start, k.stop, k.step)
             dim += 1
         else:
