@@ -31,7 +31,7 @@ from .ops.comparison import (allclose, clamp, clamp_max, clamp_min, eq, equal, f
                              isfinite, isinf, isnan, le, logical_and, logical_not, logical_or, lt, maximum,
                              minimum, ne, remainder, where)
 from .ops.pointwise import (abs, add, ceil, clone, cos, div, exp, floor, log, log1p, mul, neg, pow,
-                            reciprocal, relu, round, rsub, sigmoid, sign, sin, sqrt, square, sub, tan, tanh,
+                            reciprocal, relu, round, rsub, sgn, sigmoid, sign, sin, sqrt, square, sub, tan, tanh,
                             trunc)
 from .ops.reduction import (all, amax, amin, any, argmax, argmin, count_nonzero, cumsum, gather, max,
                             mean, min, norm, prod, std, sum, var)

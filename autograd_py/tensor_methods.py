@@ -24,7 +24,7 @@ _METHODS = {
     "divide": P.div, "true_divide": P.div, "pow": P.pow, "square": P.square, "neg": P.neg,
     "negative": P.neg, "abs": P.abs, "exp": P.exp, "log": P.log, "log1p": P.log1p, "sqrt": P.sqrt,
     "sin": P.sin, "cos": P.cos, "tan": P.tan, "tanh": P.tanh, "sigmoid": P.sigmoid, "relu": P.relu,
-    "reciprocal": P.reciprocal, "sign": P.sign, "floor": P.floor, "ceil": P.ceil, "round": P.round,
+    "reciprocal": P.reciprocal, "sign": P.sign, "sgn": P.sgn, "floor": P.floor, "ceil": P.ceil, "round": P.round,
     "trunc": P.trunc, "clamp": CMP.clamp, "clip": CMP.clamp, "maximum": CMP.maximum, "minimum": CMP.minimum,
     "clone": P.clone, "eq": CMP.eq, "ne": CMP.ne, "lt": CMP.lt, "le": CMP.le, "gt": CMP.gt, "ge": CMP.ge,
     "logical_not": CMP.logical_not, "logical_and": CMP.logical_and, "logical_or": CMP.logical_or,

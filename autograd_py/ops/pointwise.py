@@ -329,7 +329,7 @@ class AbsBackward0(Node):
     saves = ("self",)
 
     def backward(self, grad):
-        return grad * sign(self.saved("self"))
+        return grad * sgn(self.saved("self"))  # derivatives.yaml: grad * self.sgn()
 
 
 class ExpBackward0(Node):
@@ -569,6 +569,29 @@ def _np_sign(d):
 
 def sign(input):
     return _unary(input, _np_sign, SignBackward0, floating=False)
+
+
+class SgnBackward0(Node):
+    saves = ("result", "self")
+
+    def backward(self, grad):
+        # sgn_backward: (grad - sgn * sgn * grad) / (2 |x|), 0 where x == 0; 0 for real x, but an
+        # inf or NaN gradient stays NaN, as in PyTorch.
+        from .indexing import masked_fill
+        x, s = self.saved("self"), self.saved("result")
+        a = abs(x)
+        return masked_fill((grad - s * s * grad) / mul_scalar(a, 2.0), a == 0, 0)
+
+
+def sgn(input):
+    """The sign of each element (for real tensors, ``sign``); abs's gradient multiplies by it."""
+    out = _make(_np_sign(input._data))
+    if input._requires_grad and grad_mode._state[0]:
+        node = SgnBackward0()
+        node.save(self=input)
+        node.save_output(result=out)
+        record(out, node, (input,))
+    return out
 
 
 def floor(input):

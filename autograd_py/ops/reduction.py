@@ -7,7 +7,7 @@ from ..signatures import numpy_names
 from .._tensor import _wrap_dim, _wrap_dims
 from .base import _make, batch_ndim, batched, float_data, grad_on, np, record, written_in_place
 from .comparison import where
-from .pointwise import sign
+from .pointwise import sgn
 from .shape import expand, unsqueeze
 
 
@@ -32,7 +32,11 @@ def _expand_back(t, shape, dims, keepdim, nb=0):
 class _Reduction(Node):
     """Shared bookkeeping: input shape, reduced dims, keepdim."""
 
+    over_all = False  # reduced with no dim given: sum_backward expands the 0-dim grad as it is
+
     def _back(self, grad):
+        if self.over_all and not batch_ndim[0]:
+            return expand(grad, self.shape)
         return _expand_back(grad, self.shape, self.dims, self.keepdim, batch_ndim[0])
 
     @property
@@ -60,6 +64,7 @@ def _accurate(fn, data, dims, keepdim):
     return fn(data, axis=dims, keepdims=keepdim)
 class SumBackward0(_Reduction):
     keeps = ("self_sym_sizes",)
+    over_all = True
 
     def backward(self, grad):
         return self._back(grad)
@@ -91,6 +96,7 @@ def sum(input, dim=None, keepdim=False, dtype=None):
 
 class MeanBackward0(_Reduction):
     keeps = ("self_sym_numel", "self_sym_sizes")
+    over_all = True
 
     def backward(self, grad):
         from .pointwise import div_scalar
@@ -99,6 +105,7 @@ class MeanBackward0(_Reduction):
 
 class MeanBackward1(MeanBackward0):
     keeps = ("dim", "keepdim", "self_sym_numel", "self_sym_sizes")
+    over_all = False
 
 
 @numpy_names
@@ -530,23 +537,27 @@ class LinalgVectorNormBackward0(_Reduction):
     saves = ("result", "self")
 
     def backward(self, grad):
-        x, result = self.saved("self"), self.saved("result")
-        r = _expand_back(result, self.shape, self.dims, self.keepdim)
-        g = self._back(grad)
+        # FunctionsManual's norm_backward; the gradient at a zero norm is taken as 0 (a subgradient).
+        from .indexing import masked_fill
+        x, norm_ = self.saved("self"), self.saved("result")
+        nb = batch_ndim[0]
+        if not self.keepdim and x._data.ndim and (nb or not self.over_all):
+            for d in self.dims:
+                grad, norm_ = unsqueeze(grad, d + nb), unsqueeze(norm_, d)
         p = self.p
+        if p == 1:
+            return sgn(x) * grad
         if p == 2:
-            scale = x / r
-        elif p == 1:
-            return g * sign(x)
-        elif p == float("inf"):
-            mask = abs_(x) == r
-            count = _expand_back(_make(np.sum(mask._data, axis=self.dims, keepdims=self.keepdim)),
-                                 self.shape, self.dims, self.keepdim)
-            return g * sign(x) * mask / count
-        else:
-            scale = sign(x) * abs_(x) ** (p - 1) / r ** (p - 1)
-        # The norm's gradient at 0 is taken as 0 (a subgradient), as PyTorch does.
-        return where(r == 0, 0.0, g * scale)
+            return grad * masked_fill(x / norm_, norm_ == 0, 0)
+        if p == float("inf"):
+            a = abs_(x)
+            mask = (a == norm_) | _make(np.isnan(a._data))
+            return sgn(x) * ((grad / _make(np.sum(mask._data, axis=self.dims, keepdims=True))) * mask)
+        if p < 1:
+            scaled = sgn(x) * masked_fill(abs_(x) ** (p - 1), x == 0, 0)
+            return scaled * grad * norm_ ** (1 - p)
+        scaled = sgn(x) * abs_(x) ** (p - 1) if p < 2 else x * abs_(x) ** (p - 2)
+        return scaled * masked_fill(grad / norm_ ** (p - 1), norm_ == 0, 0)
 
 
 def abs_(x):
@@ -570,7 +581,7 @@ def norm(input, p="fro", dim=None, keepdim=False, dtype=None):
     out = _make(np.asarray(value, dtype=data.dtype))
     if grad_on(input):
         node = LinalgVectorNormBackward0()
-        node.p = p
+        node.p, node.over_all = p, dim is None
         _reduced(input, dims, keepdim, node, self=input)
         node.save_output(result=out)
         record(out, node, (input,))

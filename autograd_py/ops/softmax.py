@@ -3,24 +3,30 @@ from .. import dtypes
 from ..node import Node
 from ..signatures import numpy_names
 from .._tensor import _wrap_dim
-from .base import _make, float_data, grad_on, np, record
+from .base import _make, batch_ndim, float_data, grad_on, np, record
 from .pointwise import exp
-from .reduction import _dims, _expand_back, _reduced, _Reduction, sum
+from .reduction import _dims, _reduced, _Reduction, sum
+from .shape import unsqueeze
 
 class LogsumexpBackward0(_Reduction):
     saves = ("result", "self")
     keeps = ("dim", "keepdim")
 
     def backward(self, grad):
+        # logsumexp_backward: grad * exp(self - result), the reduced dims restored (broadcast)
         x, result = self.saved("self"), self.saved("result")
-        r = _expand_back(result, self.shape, self.dims, self.keepdim)
-        return self._back(grad) * exp(x - r)
+        if not self.keepdim and x._data.ndim:
+            nb = batch_ndim[0]
+            for d in self.dims:
+                grad, result = unsqueeze(grad, d + nb), unsqueeze(result, d)
+        return grad * exp(x - result)
 
 
 def _np_logsumexp(data, dims, keepdim):
-    m = np.max(data, axis=dims, keepdims=True)
+    m = np.max(data, axis=dims, keepdims=True, initial=-np.inf)
     m = np.where(np.isfinite(m), m, 0)
-    out = np.log(np.sum(np.exp(data - m), axis=dims, keepdims=True)) + m
+    with np.errstate(divide="ignore"):  # an empty slice sums to 0: log gives -inf, as in PyTorch
+        out = np.log(np.sum(np.exp(data - m), axis=dims, keepdims=True)) + m
     return out if keepdim else np.squeeze(out, axis=dims)
 
 
@@ -38,13 +44,15 @@ def logsumexp(input, dim, keepdim=False):
     return out
 
 
+# ---------------------------------------------------------------------------- softmax, log_softmax
+# Their backward is a primitive of its own (_softmax_backward_data), as in PyTorch, so a second
+# derivative is one SoftmaxBackwardDataBackward0 node with derivatives.yaml's formulas.
 class SoftmaxBackward0(Node):
     saves = ("result",)
     keeps = ("dim",)
 
     def backward(self, grad):
-        y = self.saved("result")
-        return y * (grad - sum(grad * y, self.axis, keepdim=True))  # self.axis < 0: batch-safe
+        return softmax_backward_data(grad, self.saved("result"), self.axis)  # self.axis < 0: batch-safe
 
 
 class LogSoftmaxBackward0(Node):
@@ -52,8 +60,60 @@ class LogSoftmaxBackward0(Node):
     keeps = ("dim",)
 
     def backward(self, grad):
-        y = self.saved("result")
-        return grad - exp(y) * sum(grad, self.axis, keepdim=True)
+        return log_softmax_backward_data(grad, self.saved("result"), self.axis)
+
+
+class SoftmaxBackwardDataBackward0(Node):
+    saves = ("grad_output", "output")
+    keeps = ("dim",)
+
+    def backward(self, grad):
+        g_out, y = self.saved("grad_output"), self.saved("output")
+        axis = self.axis
+        gg = softmax_backward_data(grad, y, axis) if self._next_functions[0][0] is not None else None
+        gy = None
+        if self._next_functions[1][0] is not None:  # softmax_double_backward
+            gy = (g_out * grad - sum(y * g_out, axis, keepdim=True) * grad
+                  - g_out * sum(y * grad, axis, keepdim=True))
+        return gg, gy
+
+
+class LogSoftmaxBackwardDataBackward0(Node):
+    saves = ("grad_output", "output")
+    keeps = ("dim",)
+
+    def backward(self, grad):
+        g_out, y = self.saved("grad_output"), self.saved("output")
+        axis = self.axis
+        gg = gy = None
+        if self._next_functions[0][0] is not None:
+            gg = grad - sum(grad * exp(y), axis, keepdim=True)
+        if self._next_functions[1][0] is not None:
+            gy = -sum(g_out, axis, keepdim=True) * exp(y) * grad
+        return gg, gy
+
+
+def _backward_data(grad_output, output, axis, np_fn, node_cls):
+    out = _make(np.asarray(np_fn(grad_output._data, output._data), dtype=output._data.dtype))
+    if grad_on(grad_output, output):
+        node = node_cls()
+        node.dim, node.axis = axis + output._data.ndim, axis
+        node.save(grad_output=grad_output, output=output)
+        record(out, node, (grad_output, output))
+    return out
+
+
+def softmax_backward_data(grad_output, output, axis):
+    """``output * (grad_output - (grad_output * output).sum(axis))``: softmax's gradient, one op."""
+    return _backward_data(grad_output, output, axis,
+                          lambda g, y: y * (g - np.sum(g * y, axis=axis, keepdims=True)), SoftmaxBackwardDataBackward0)
+
+
+def log_softmax_backward_data(grad_output, output, axis):
+    """``grad_output - exp(output) * grad_output.sum(axis)``: log_softmax's gradient, one op."""
+    return _backward_data(grad_output, output, axis,
+                          lambda g, y: g - np.exp(y) * np.sum(g, axis=axis, keepdims=True),
+                          LogSoftmaxBackwardDataBackward0)
 
 
 def _softmax_dim(dim, ndim):
@@ -61,16 +121,27 @@ def _softmax_dim(dim, ndim):
         # PyTorch's legacy implicit choice, which it warns about.
         import warnings
         warnings.warn("Implicit dimension choice for softmax has been deprecated. Change the call to "
-                      "include dim=X as an argument.", UserWarning, stacklevel=3)
+                      "include dim=X as an argument.", UserWarning, stacklevel=4)
         dim = 0 if ndim in (0, 1, 3) else 1
     return _wrap_dim(dim, ndim)
 
 
+def _softmax_input(input, dim, dtype, name):
+    """The input data (cast to ``dtype``) and the wrapped dim; PyTorch has no integer kernel."""
+    d = _softmax_dim(dim, input._data.ndim)
+    if dtype is not None:
+        return input._data.astype(dtypes.to_numpy_dtype(dtype)), d
+    if input._data.dtype.kind != "f":
+        lastdim = "_lastdim" if d == max(input._data.ndim, 1) - 1 else ""
+        raise NotImplementedError(f"\"{name}{lastdim}_kernel_impl\" not implemented for "
+                                  f"'{input.dtype.legacy_name[:-6]}'")
+    return input._data, d
+
+
 @numpy_names
 def softmax(input, dim=None, dtype=None):
-    data = float_data(input) if dtype is None else input._data.astype(dtypes.to_numpy_dtype(dtype))
-    d = _softmax_dim(dim, data.ndim)
-    e = np.exp(data - np.max(data, axis=d, keepdims=True))
+    data, d = _softmax_input(input, dim, dtype, "softmax")
+    e = np.exp(data - np.max(data, axis=d, keepdims=True, initial=-np.inf))
     out = _make((e / np.sum(e, axis=d, keepdims=True)).astype(data.dtype, copy=False))
     if grad_on(input):
         node = SoftmaxBackward0()
@@ -82,9 +153,8 @@ def softmax(input, dim=None, dtype=None):
 
 @numpy_names
 def log_softmax(input, dim=None, dtype=None):
-    data = float_data(input) if dtype is None else input._data.astype(dtypes.to_numpy_dtype(dtype))
-    d = _softmax_dim(dim, data.ndim)
-    shifted = data - np.max(data, axis=d, keepdims=True)  # PyTorch's order of rounding
+    data, d = _softmax_input(input, dim, dtype, "log_softmax")
+    shifted = data - np.max(data, axis=d, keepdims=True, initial=-np.inf)  # PyTorch's order of rounding
     out = _make((shifted - np.log(np.sum(np.exp(shifted), axis=d, keepdims=True))).astype(data.dtype, copy=False))
     if grad_on(input):
         node = LogSoftmaxBackward0()
