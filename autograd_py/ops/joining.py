@@ -59,40 +59,50 @@ class CatBackward0(Node):
         from .indexing import narrow
         grads, start = [], 0
         for size in self.sizes:
+            if size is None:  # a skipped empty 1-D input gets an empty gradient
+                grads.append(_make(np.zeros(batched(grad, (0,)), grad._data.dtype)))
+                continue
             grads.append(narrow(grad, self.axis, start, size))
             start += size
         return tuple(grads)
 
 
+def _skipped(t):
+    # PyTorch's legacy rule: an empty 1-D tensor joins anything (it is left out, dims unchecked).
+    return t._data.ndim == 1 and t._data.size == 0
+
+
 @numpy_names
 def cat(tensors, dim=0):
     tensors = list(tensors)
+    for i, t in enumerate(tensors):
+        if not t._data.ndim:
+            raise RuntimeError(f"zero-dimensional tensor (at position {i}) cannot be concatenated")
+    kept = [t for t in tensors if not _skipped(t)]
+    d = _wrap_dim(dim, kept[0]._data.ndim) if kept else dim
     if not tensors:
-        raise RuntimeError("torch.cat(): expected a non-empty list of Tensors")
+        raise ValueError("torch.cat(): expected a non-empty list of Tensors")
     from .base import result_np_dtype
     dt = result_np_dtype(*tensors)
-    nd = max(t._data.ndim for t in tensors)
-    d = _wrap_dim(dim, nd)
-    parts = [t._data for t in tensors if not (t._data.ndim == 1 and t._data.size == 0)]
-    try:
-        out = _make(np.concatenate([p.astype(dt, copy=False) for p in parts], axis=d))
-    except ValueError:
-        ref = tensors[0]._data.shape
+    if kept:
+        ref = kept[0]._data.shape
         for i, x in enumerate(tensors):
             s = x._data.shape
+            if _skipped(x):
+                continue
             if len(s) != len(ref):
-                raise RuntimeError(f"Tensors must have same number of dimensions: got {len(ref)} and "
-                                   f"{len(s)}") from None
+                raise RuntimeError(f"Tensors must have same number of dimensions: got {len(ref)} and {len(s)}")
             for k in range(len(s)):
                 if k != d and s[k] != ref[k]:
-                    raise RuntimeError(f"Sizes of tensors must match except in dimension {d}. Expected "
-                                       f"size {ref[k]} but got size {s[k]} for tensor number {i} in the "
-                                       f"list.") from None
-        raise
+                    raise RuntimeError(f"Sizes of tensors must match except in dimension {d}. Expected size "
+                                       f"{ref[k]} but got size {s[k]} for tensor number {i} in the list.")
+        out = _make(np.concatenate([t._data.astype(dt, copy=False) for t in kept], axis=d))
+    else:
+        out = _make(np.zeros((0,), dt))
     if grad_on(*tensors):
         node = CatBackward0()
-        node.dim, node.axis = dim, d - nd
-        node.sizes = [t._data.shape[d] if t._data.ndim else 0 for t in tensors]
+        node.dim, node.axis = dim, d - len(ref) if kept else -1
+        node.sizes = [None if _skipped(t) else t._data.shape[d] for t in tensors]
         record(out, node, tensors)
     return out
 

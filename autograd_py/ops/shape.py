@@ -262,13 +262,17 @@ def t(input):
 
 
 def permute(input, *dims):
+    if not dims:
+        raise TypeError('permute() missing 1 required positional arguments: "dims"')
     nd = input._data.ndim
     given = _sizes(dims)
-    dims = tuple(_wrap_dim(d, nd) for d in given)
-    if sorted(dims) != list(range(nd)):
+    if len(given) != nd:
         raise RuntimeError("permute(sparse_coo): number of dimensions in the tensor input does not match "
                            "the length of the desired ordering of dimensions i.e. input.dim() = "
-                           f"{nd} is not equal to len(dims) = {len(dims)}")
+                           f"{nd} is not equal to len(dims) = {len(given)}")
+    dims = tuple(_wrap_dim(d, nd) for d in given)
+    if len(set(dims)) != nd:
+        raise RuntimeError("permute(): duplicate dims are not allowed.")
     out = _view_chain(_make(np.transpose(input._data, dims)), input,
                       lambda x: permute(x, dims), lambda a: np.transpose(a, dims))
     if grad_on(input):
