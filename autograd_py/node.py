@@ -293,6 +293,8 @@ class Node:
     def _apply(self, grads):
         """The engine's entry point: ``backward`` on the list of output gradients; returns a list,
         one per input edge."""
+        if self._vars:
+            _check_saved(self)
         if self.num_outputs == 1:
             out = self.backward(grads[0])
         else:
@@ -315,6 +317,18 @@ class Node:
         else:
             out = self._apply(list(grads))
         return out[0] if len(out) == 1 else tuple(out)
+
+
+def _check_saved(node):
+    """PyTorch unpacks every saved tensor before a node's formula runs, so a freed graph or a tensor
+    modified in place raises even when this backward would not read it."""
+    for value in node._vars.values():
+        for v in (value if value.__class__ is list else (value,)):
+            if v.__class__ is SavedTensor:
+                if node._freed:
+                    raise RuntimeError(FREED_MESSAGE)
+                if v.hooks is None and v.counter[0] != v.version:
+                    v._raise_modified(node, v.counter[0])
 
 
 class AccumulateGrad(Node):

@@ -37,8 +37,9 @@ def _type_description(data):
 
 
 def op_name(node):
-    """PyTorch 2.13 names the forward op in this message: ``ExpBackward0`` becomes ``Exp``."""
-    return re.sub(r"Backward\d*$", "", node.name())
+    """PyTorch 2.13 names the forward op in this message: ``ExpBackward0`` becomes ``Exp``, and
+    ``MinBackward1`` becomes ``Min1`` (only the first overload drops its number)."""
+    return re.sub(r"Backward(?:0$|(?=\d*$))", "", node.name())
 
 
 class SavedTensor:

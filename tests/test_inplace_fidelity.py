@@ -118,3 +118,41 @@ def test_writes_through_an_expanded_view_reach_the_base():
     assert x.tolist() == [5.0]
     e.zero_()
     assert x.tolist() == [0.0] and x._version == 2
+
+
+def test_every_saved_tensor_is_checked_before_a_node_runs():
+    x = torch.tensor([[-1.81, -0.24, 0.79], [-2.89, 1.0, -1.83]], requires_grad=True)
+    y = x.gather(-2, torch.zeros_like(x, dtype=torch.long))  # saves x, though its formula needs only the shape
+    with torch.no_grad():
+        x.neg_()
+    with pytest.raises(RuntimeError, match=r"\[torch.FloatTensor \[2, 3\]\] is at version 1; expected version 0"):
+        y.sum().backward()
+    z = torch.tensor([1.0, 2.0], requires_grad=True).gather(0, torch.tensor([1])).sum()
+    z.backward()
+    with pytest.raises(RuntimeError, match="Trying to backward through the graph a second time"):
+        z.backward()
+
+
+@pytest.mark.parametrize("make, name", [
+    (lambda x: x.exp(), "Exp"), (lambda x: x.min(), "Min1"), (lambda x: x.max(), "Max1"),
+    (lambda x: x ** torch.tensor([2.0, 3.0]), "Pow1"), (lambda x: torch.pow(2.0, x), "Pow2"),
+])
+def test_a_modified_saved_output_names_the_op_as_pytorch(make, name):
+    x = torch.tensor([1.0, 2.0], requires_grad=True)
+    y = make(x)
+    z = y.exp()
+    with torch.no_grad():
+        y.mul_(2)
+    with pytest.raises(RuntimeError, match=f"which is output 0 of {name}, is at version 1"):
+        z.sum().backward()
+
+
+def test_addcmul_saves_only_what_a_needed_formula_reads():
+    a = torch.zeros(3, requires_grad=True)
+    t1, t2 = torch.ones(3), torch.ones(3)
+    out = a.addcmul(t1, t2)
+    with torch.no_grad():
+        t1.mul_(2)
+        t2.mul_(2)
+    out.sum().backward()  # neither tensor was saved: no version error
+    assert a.grad.tolist() == [1.0, 1.0, 1.0] and out.grad_fn._saved_tensor1 is None

@@ -35,7 +35,7 @@ class AddcdivBackward0(Node):
 
     def backward(self, grad):
         needs = [fn is not None for fn, _ in self._next_functions]
-        t2 = self.saved("tensor2")
+        t2 = self.saved("tensor2") if needs[1] or needs[2] else None
         g1 = grad * (self.value / t2) if needs[1] else None
         g2 = -grad * (mul_scalar(self.saved("tensor1"), self.value) / (t2 * t2)) if needs[2] else None
         return (grad if needs[0] else None), g1, g2
@@ -49,7 +49,11 @@ def _addc(input, tensor1, tensor2, value, np_op, node_cls):
     if grad_on(input, tensor1, tensor2):
         node = node_cls()
         node.value = value
-        node.save(tensor1=tensor1, tensor2=tensor2)
+        # As PyTorch, only what a needed formula reads is saved (and so version-checked in backward).
+        rg1, rg2 = tensor1._requires_grad, tensor2._requires_grad
+        div = node_cls is AddcdivBackward0
+        node.save(**{name: t for name, t, needed in (("tensor1", tensor1, rg2), ("tensor2", tensor2, rg1 or div and rg2))
+                     if needed})
         record(out, node, (input, tensor1, tensor2))
     return out
 
