@@ -156,3 +156,19 @@ def test_addcmul_saves_only_what_a_needed_formula_reads():
         t2.mul_(2)
     out.sum().backward()  # neither tensor was saved: no version error
     assert a.grad.tolist() == [1.0, 1.0, 1.0] and out.grad_fn._saved_tensor1 is None
+
+
+def test_an_overwritten_tensor_passes_back_zeros_without_history():
+    x = torch.tensor([1.0, 2.0], requires_grad=True)
+    w = x * 3
+    w.zero_()
+    g, = torch.autograd.grad((w * w).sum() + x.sum(), x, create_graph=True)
+    assert g.tolist() == [1.0, 1.0] and g.grad_fn is None and not g.requires_grad  # zeros_like(grad)
+    u = x * 1
+    u.fill_(2.0)
+    k, = torch.autograd.grad((u * float("inf")).sum() + x.sum(), x)
+    assert k.tolist() == [1.0, 1.0]  # not 0 * inf
+    c = x * 1
+    c.copy_(torch.ones(2))
+    k, = torch.autograd.grad((c * float("nan")).sum() + x.sum(), x)
+    assert k.tolist() == [1.0, 1.0]

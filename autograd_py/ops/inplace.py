@@ -267,15 +267,21 @@ def view_(t, op, *args):
     return t
 
 
+def _zeros_like(grad):
+    """derivatives.yaml's ``zeros_like(grad)`` for an overwritten tensor: no history, so a double
+    backward through it finds nothing (None), and NaN or inf in ``grad`` do not leak (0 * inf)."""
+    return _make(np.zeros_like(grad._data))
+
+
 class CopyBackwards(Node):
     def backward(self, grad):
-        g_self = grad * 0 if self._next_functions[0][0] is not None else None
+        g_self = _zeros_like(grad) if self._next_functions[0][0] is not None else None
         return g_self, grad  # the engine sums grad back to src's shape and dtype
 
 
 class FillBackward0(Node):
     def backward(self, grad):
-        return grad * 0
+        return _zeros_like(grad)
 
 
 class ZeroBackward0(FillBackward0):
@@ -303,7 +309,7 @@ class FillBackward3(Node):
     """``fill_`` with a 0-dim tensor value, which gets the sum of the gradient."""
 
     def backward(self, grad):
-        g_self = grad * 0 if self._next_functions[0][0] is not None else None
+        g_self = _zeros_like(grad) if self._next_functions[0][0] is not None else None
         return g_self, (grad.sum() if self._next_functions[1][0] is not None else None)
 
 
