@@ -137,7 +137,9 @@ def apply(t, fn, *others, internal_overlap_ok=False):
     """Runs ``fn(old_t)`` and stores the result into ``t`` in place. Returns ``t``."""
     check(t)
     check_overlap(t, others, not internal_overlap_ok)
-    recording = grad_mode._state[0] and (t._requires_grad or any(
+    # Only a floating (or complex) tensor can get a history: writing a tensor that requires grad
+    # into an integer or bool one records nothing, as in PyTorch.
+    recording = grad_mode._state[0] and t._data.dtype.kind in "fc" and (t._requires_grad or any(
         isinstance(o, Tensor) and o._requires_grad for o in others))
     if not recording:
         with grad_mode.no_grad():
@@ -274,6 +276,9 @@ def _zeros_like(grad):
 
 
 class CopyBackwards(Node):
+    def name(self):
+        return "torch::autograd::CopyBackwards"
+
     def backward(self, grad):
         g_self = _zeros_like(grad) if self._next_functions[0][0] is not None else None
         return g_self, grad  # the engine sums grad back to src's shape and dtype
