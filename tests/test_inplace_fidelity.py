@@ -172,3 +172,13 @@ def test_an_overwritten_tensor_passes_back_zeros_without_history():
     c.copy_(torch.ones(2))
     k, = torch.autograd.grad((c * float("nan")).sum() + x.sum(), x)
     assert k.tolist() == [1.0, 1.0]
+
+
+def test_a_view_taken_before_its_base_required_grad_is_an_unused_input():
+    base = torch.tensor([[0.03]], dtype=torch.float64)
+    view = base[0, 0]
+    base.requires_grad_()
+    g_base, g_view = torch.autograd.grad((base * 2).sum(), [base, view], allow_unused=True)
+    assert g_base.tolist() == [[2.0]] and g_view is None
+    with pytest.raises(RuntimeError, match="appears to not have been used in the graph"):
+        torch.autograd.grad((base * 2).sum(), [view])

@@ -157,7 +157,10 @@ def grad(outputs, inputs, grad_outputs=None, retain_graph=None, create_graph=Fal
         retain_graph = create_graph
     _check_roots(outputs)
     for t in inputs:
-        if not isinstance(t, engine.GradientEdge) and not t._requires_grad:
+        # A view requires grad once its base does (``requires_grad_`` after the view was taken),
+        # though it has no history of its own: its gradient is then unused, not an error.
+        if not isinstance(t, engine.GradientEdge) and not t._requires_grad and not (
+                t._base is not None and t._base._requires_grad):
             raise RuntimeError("One of the differentiated Tensors does not require grad")
     result = engine.run_backward(list(outputs), grads, retain_graph, create_graph, inputs=list(inputs),
                                  accumulate=False)
