@@ -38,6 +38,19 @@ class MulBackward0(Node):
         return ga, gb
 
 
+class AddBackward1(Node):
+    def backward(self, grad):
+        return grad
+
+
+def add_scalar(input, other):
+    """``input + other`` for a number, as ATen's formulas add (``add.Scalar``: AddBackward1)."""
+    out = _make(np.add(input._data, other))
+    if grad_on(input):
+        record(out, AddBackward1(), (input,))
+    return out
+
+
 class MulBackward1(Node):
     keeps = ("other",)
 
@@ -350,14 +363,14 @@ class Log1PBackward0(Node):
     saves = ("self",)
 
     def backward(self, grad):
-        return grad / (self.saved("self") + 1)
+        return grad / add_scalar(self.saved("self"), 1)
 
 
 class SqrtBackward0(Node):
     saves = ("result",)
 
     def backward(self, grad):
-        return grad / (2 * self.saved("result"))
+        return grad / mul_scalar(self.saved("result"), 2)
 
 
 class SinBackward0(Node):
@@ -469,7 +482,7 @@ class ReciprocalBackward0(Node):
 
     def backward(self, grad):
         result = self.saved("result")
-        return -grad * result * result
+        return -grad * (result * result)
 
 
 class ZeroGradBackward(Node):

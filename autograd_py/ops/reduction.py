@@ -137,14 +137,15 @@ class ProdBackward0(_Reduction):
         x, result = self.saved("self"), self.saved("result")
         if not self.dims:
             return grad  # a 0-dim input is its own product
+        # prod_backward: the reduced dims restored (broadcast, not expanded), then
+        # grad * (result / input), or grad * (product of the others) where the input has zeros
+        nb = batch_ndim[0]
+        if not self.keepdim and (nb or isinstance(self, ProdBackward1)):
+            for d in self.dims:
+                grad, result = unsqueeze(grad, d + nb), unsqueeze(result, d)
         if not np.any(x._data == 0):
-            # prod_backward: grad * (result / input), the reduced dims restored (broadcast, not expanded)
-            nb = batch_ndim[0]
-            if not self.keepdim and (nb or isinstance(self, ProdBackward1)):
-                for d in self.dims:
-                    grad, result = unsqueeze(grad, d + nb), unsqueeze(result, d)
             return grad * (result / x)
-        g = self._back(grad)
+        g = grad
         if grad_mode.is_grad_enabled():
             return g * _prod_of_others(x, self.dims)  # create_graph: keep it differentiable
         # With zeros, divide-by-x fails: use the product of all the other elements instead.

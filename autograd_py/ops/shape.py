@@ -69,13 +69,15 @@ def sum_to(input, shape):
     lead = len(src) - len(target)
     if lead < 0:
         raise ValueError("cannot sum to a larger shape")
+    from .reduction import sum
+    if not target and not nb:
+        return sum(input)  # PyTorch's sum_to: a 0-dim target is a full sum (SumBackward0), no view
     dims = [nb + i for i in range(lead)]
     for i, s in enumerate(target):
         if s == 1 and src[i + lead] != 1:
             dims.append(nb + i + lead)
         elif s != src[i + lead] and s != 1:
             raise ValueError("not broadcastable")
-    from .reduction import sum
     out = sum(input, tuple(dims), keepdim=True) if dims else input
     final = full[:nb] + target
     return reshape(out, final) if out._data.shape != final else out
