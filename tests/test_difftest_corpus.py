@@ -41,4 +41,4 @@ def test_known_divergences_still_diverge(replayed):
     assert set(known) <= ids, f"known_divergences.json lists ids not in the corpus: {sorted(set(known) - ids)[:10]}"
     fixed = sorted((int(e["id"]) for e, d in replayed if d is None and str(e["id"]) in known))
     assert not fixed, (f"{len(fixed)} program(s) in known_divergences.json now match PyTorch; remove them from "
-                       f"the list (or run `python -m tests.difftest known`): {fixed[:40]}")
+                       f"the list (`python -m tests.difftest known` does it): {fixed[:40]}")

@@ -3,7 +3,8 @@
 ``run --n N --seed S``   generate N fresh programs, run them in PyTorch and autograd_py, shrink
                          and group the divergences, write ``--report`` (default REPORT.md here).
 ``record``               regenerate the committed corpus from PyTorch (same seed, same bytes).
-``known``                rewrite known_divergences.json from autograd_py as it is now (no torch).
+``known [--rebuild]``    drop fixed programs from known_divergences.json (no torch); a new
+                         divergence is a regression and is reported, not added (--rebuild: all).
 ``show ID``              print corpus program ID as a standalone script.
 """
 import argparse
@@ -137,9 +138,24 @@ def replay():
 
 
 def cmd_known(args):
-    known = {str(e["id"]): corpus_mod.group_name(d) for e, d in replay() if d is not None}
+    """Drop fixed programs from the list; with ``--rebuild`` (after ``record``) list every divergence.
+
+    Without ``--rebuild`` a program that diverges but is not listed is a regression: it is
+    reported, not added, so the list only shrinks.
+    """
+    listed = corpus_mod.read_known()
+    diverging = {str(e["id"]): corpus_mod.group_name(d) for e, d in replay() if d is not None}
+    if args.rebuild:
+        known = diverging
+    else:
+        known = {pid: name for pid, name in diverging.items() if pid in listed}
+        new = sorted((pid for pid in diverging if pid not in listed), key=int)
+        for pid in new:
+            print(f"regression (not added): program {pid}: {diverging[pid]}")
     corpus_mod.write_known(known)
-    print(f"{len(known)} corpus programs diverge; listed in {corpus_mod.KNOWN}")
+    print(f"{len(known)} corpus programs listed in {corpus_mod.KNOWN} ({len(listed) - len(known)} fewer)")
+    if not args.rebuild and new:
+        raise SystemExit(1)
 
 
 def cmd_show(args):
@@ -160,7 +176,8 @@ def main(argv=None):
                      help="programs shrunk per first-difference signature (default 2)")
     record = sub.add_parser("record")
     record.add_argument("--n", type=int, default=corpus_mod.CORPUS_SIZE)
-    sub.add_parser("known")
+    known = sub.add_parser("known")
+    known.add_argument("--rebuild", action="store_true", help="list every divergence (after record)")
     show = sub.add_parser("show")
     show.add_argument("id", type=int)
     args = parser.parse_args(argv)
