@@ -201,9 +201,12 @@ def _embed_view(grad, shape, view_fn, np_view_fn):
     return out
 
 
-def _refresh_views(root):
+def _refresh_views(root, skip=None):
     """Points every live view of ``root`` at the root's current history, since the write may have
     changed what the views read (the written view itself included, as in PyTorch)."""
+    while root._detached_from is not None:  # detach() shares the version counter: its writes count
+        src = root._detached_from
+        root = src._base if src._base is not None else src
     views = root.__dict__.get("_views")
     if not views:
         return
@@ -213,7 +216,7 @@ def _refresh_views(root):
         if v is None or v._base is not root:
             continue
         live.append(ref)
-        if v._grad_fn is None and not root._requires_grad:
+        if v is skip or (v._grad_fn is None and not root._requires_grad):
             continue  # PyTorch regenerates only views that have (or whose base has) history
         if v._creation_meta is not None:
             mark_stale(v)  # a no_grad/inference/multi-output view cannot be regenerated: reading it raises
@@ -266,7 +269,25 @@ def view_(t, op, *args):
         t._view_fn, t._np_view_fn = out._view_fn, out._np_view_fn
     if out._grad_fn is not None and out._grad_fn is not t._grad_fn:
         t._grad_fn, t._output_nr = _inplace_view_node(out._grad_fn, args[0] if args else None), 0
+    if t._base is None and t.__dict__.get("_views"):
+        _reshape_views(t, op, args, old_shape)
+    _refresh_views(t._base if t._base is not None else t, skip=t)
     return t
+
+
+def _reshape_views(root, op, args, old_shape):
+    """The root's shape changed in place: its views now read it through the inverse change first
+    (PyTorch's as_strided views keep reading the same memory)."""
+    if op.__name__ in ("squeeze", "unsqueeze"):
+        undo, np_undo = (lambda x: x.reshape(old_shape)), (lambda a: a.reshape(old_shape))
+    else:  # t and transpose undo themselves
+        undo, np_undo = (lambda x: op(x, *args)), (lambda a: op(_make(a), *args)._data)
+    for ref in root._views:
+        v = ref()
+        if v is not None and v is not root:
+            fn, np_fn = v._view_fn, v._np_view_fn
+            v._view_fn = lambda x, fn=fn: fn(undo(x))
+            v._np_view_fn = lambda a, np_fn=np_fn: np_fn(np_undo(a))
 
 
 def _zeros_like(grad):
