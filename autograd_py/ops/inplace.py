@@ -262,6 +262,7 @@ def view_(t, op, *args):
     """An in-place view op (``unsqueeze_``, ``squeeze_``, ``t_``, ``transpose_``): ``t`` takes the
     shape and strides ``op`` would give a view, keeps its storage, and bumps its version. Returns ``t``."""
     check(t)
+    old_shape = t._data.shape
     out = op(t, *args)
     t._data = out._data
     t._version_counter[0] += 1
