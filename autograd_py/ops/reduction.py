@@ -603,7 +603,11 @@ class CumsumBackward0(Node):
 @numpy_names
 def cumsum(input, dim, dtype=None):
     d = _wrap_dim(dim, input._data.ndim)
-    data = input._data.astype(np.int64) if input._data.dtype.kind in "bui" else input._data
+    data = input._data
+    if dtype is not None:
+        data = data.astype(dtypes.to_numpy_dtype(dtype))
+    elif data.dtype.kind in "bui":
+        data = data.astype(np.int64)
     out = _make(np.cumsum(data, axis=d).reshape(data.shape))  # NumPy makes a 0-dim input 1-dim
     if grad_on(input):
         node = CumsumBackward0()
