@@ -67,6 +67,7 @@ for _name in ("add", "sub", "mul", "div", "pow", "clamp", "neg", "abs", "exp", "
     setattr(Tensor, _name + "_", _inplace_method(_METHODS[_name]))
 for _name in ("t", "squeeze", "unsqueeze", "transpose"):
     setattr(Tensor, _name + "_", lambda self, *args, _op=_METHODS[_name]: IP.view_(self, _op, *args))
+Tensor.masked_fill_ = IP.masked_fill_
 Tensor.clamp_min_ = lambda self, min: Tensor.clamp_(self, min=min)
 Tensor.clamp_max_ = lambda self, max: Tensor.clamp_(self, max=max)
 Tensor.clamp_min = CMP.clamp_min

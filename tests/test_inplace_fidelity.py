@@ -182,3 +182,25 @@ def test_a_view_taken_before_its_base_required_grad_is_an_unused_input():
     assert g_base.tolist() == [[2.0]] and g_view is None
     with pytest.raises(RuntimeError, match="appears to not have been used in the graph"):
         torch.autograd.grad((base * 2).sum(), [view])
+
+
+def test_fill_names_and_fills_skip_the_overlap_checks():
+    x = torch.zeros(2, 3, requires_grad=True)
+    assert (x * 1).fill_(2).grad_fn.name() == "FillBackward2"
+    assert (x * 1).fill_(torch.tensor(2.0)).grad_fn.name() == "FillBackward3"
+    v3 = torch.tensor(2.0)
+    v6 = v3[None]
+    v6[0:] = v3  # a fill from a 0-dim value: no partial-overlap check
+    assert v6.tolist() == [2.0]
+    e = torch.tensor([1.0]).expand(3, 2)
+    with pytest.warns(UserWarning, match="Use of masked_fill_ on expanded tensors is deprecated"):
+        e.masked_fill_(torch.tensor([[False, True]] * 3), -2.0)
+    assert e.tolist() == [[-2.0, -2.0]] * 3
+
+
+def test_backward_from_a_view_made_under_no_grad_has_nothing_to_follow():
+    x = torch.tensor([1.0, 2.0], requires_grad=True)
+    with torch.no_grad():
+        v = (x * 2)[..., 1]
+    with pytest.raises(RuntimeError, match="element 0 of tensors does not require grad and does not have a grad_fn"):
+        v.backward(torch.ones_like(v))

@@ -53,7 +53,8 @@ def _make_grads(outputs, grads, allow_none=False):
 
 def _check_roots(outputs):
     for i, out in enumerate(outputs):
-        if not out._requires_grad:
+        # A view made under no_grad requires grad (its base does) but has no edge to backward into.
+        if not out._requires_grad or (out.grad_fn is None and out._base is not None):
             raise RuntimeError(f"element {i} of tensors does not require grad and does not have a grad_fn")
 
 

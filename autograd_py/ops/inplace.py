@@ -4,6 +4,8 @@ An in-place op runs its out-of-place twin on a snapshot of the tensor's old valu
 then writes the result into the tensor's storage. On a view, the base tensor gets a
 ``CopySlices`` node so that gradients of the base see the write, as in PyTorch.
 """
+import warnings
+
 from .. import grad_mode
 from ..node import Node, SavedTensor
 from ..saved_tensor import before_write
@@ -133,10 +135,12 @@ class CopySlices(Node):
         return (g_base, *res[1:])
 
 
-def apply(t, fn, *others, internal_overlap_ok=False):
-    """Runs ``fn(old_t)`` and stores the result into ``t`` in place. Returns ``t``."""
+def apply(t, fn, *others, overlap_ok=False):
+    """Runs ``fn(old_t)`` and stores the result into ``t`` in place (``overlap_ok``: a fill, which
+    PyTorch runs without its memory overlap checks). Returns ``t``."""
     check(t)
-    check_overlap(t, others, not internal_overlap_ok)
+    if not overlap_ok:
+        check_overlap(t, others)
     # Only a floating (or complex) tensor can get a history: writing a tensor that requires grad
     # into an integer or bool one records nothing, as in PyTorch.
     recording = grad_mode._state[0] and t._data.dtype.kind in "fc" and (t._requires_grad or any(
@@ -311,6 +315,10 @@ class FillBackward0(Node):
         return _zeros_like(grad)
 
 
+class FillBackward2(FillBackward0):  # fill_ with a number (FillBackward0 is out-of-place fill's)
+    pass
+
+
 class ZeroBackward0(FillBackward0):
     pass
 
@@ -347,11 +355,21 @@ def fill_(t, value):
             raise RuntimeError(f"fill_ only supports 0-dimension value tensor but got tensor with "
                                f"{value._data.ndim} dimensions.")
         return apply(t, lambda old: _filled(old, np.full(old._data.shape, value._data, old._data.dtype),
-                                            FillBackward3, (value,)), value, internal_overlap_ok=True)
-    return apply(t, lambda old: _filled(old, np.full(old._data.shape, value, old._data.dtype), FillBackward0),
-                 internal_overlap_ok=True)
+                                            FillBackward3, (value,)), value, overlap_ok=True)
+    return apply(t, lambda old: _filled(old, np.full(old._data.shape, value, old._data.dtype), FillBackward2),
+                 overlap_ok=True)
 
 
 def zero_(t):
     """Fills ``t`` with zeros in place. Returns ``t``."""
-    return apply(t, lambda old: _filled(old, np.zeros_like(old._data), ZeroBackward0), internal_overlap_ok=True)
+    return apply(t, lambda old: _filled(old, np.zeros_like(old._data), ZeroBackward0), overlap_ok=True)
+
+
+def masked_fill_(t, mask, value):
+    """Fills ``t`` with ``value`` where ``mask`` is True, in place. Returns ``t``."""
+    from .indexing import masked_fill
+    if any(s == 0 and n > 1 for s, n in zip(t._data.strides, t._data.shape)):
+        warnings.warn("Use of masked_fill_ on expanded tensors is deprecated. Please clone() the tensor before "
+                      "performing this operation. This also applies to advanced indexing e.g. tensor[mask] = "
+                      "scalar", UserWarning, stacklevel=2)
+    return apply(t, lambda old: masked_fill(old, mask, value), mask, value, overlap_ok=True)
