@@ -210,7 +210,9 @@ class SavedTensor:
                     "gradient, with torch.autograd.set_detect_anomaly(True, check_nan=False).")
         raise RuntimeError(
             "one of the variables needed for gradient computation has been modified by an inplace "
-            f"operation: [{_type_description(self.array)}]{where} is at version {current}; "
+            # A saved input is the tensor itself, so its current shape shows (after an unsqueeze_, say).
+            f"operation: [{_type_description(self.array if self.tensor is None else self.tensor._data)}]{where} "
+            f"is at version {current}; "
             f"expected version {self.version} instead.{hint}"
         )
 

@@ -204,3 +204,12 @@ def test_backward_from_a_view_made_under_no_grad_has_nothing_to_follow():
         v = (x * 2)[..., 1]
     with pytest.raises(RuntimeError, match="element 0 of tensors does not require grad and does not have a grad_fn"):
         v.backward(torch.ones_like(v))
+
+
+def test_a_modified_saved_input_is_described_with_its_current_shape():
+    x = torch.tensor([[-0.67, 1.71, -2.77], [-1.66, -1.5, 0.35]], requires_grad=True)
+    y = x.addcmul(x, x, value=0.5)
+    with torch.no_grad():
+        x.unsqueeze_(0)
+    with pytest.raises(RuntimeError, match=r"\[torch.FloatTensor \[1, 2, 3\]\] is at version 1"):
+        y[0, 0].backward(torch.tensor(0.5))
