@@ -8,7 +8,7 @@ from ..signatures import numpy_names
 from .._tensor import _wrap_dim
 from . import index_key
 from .base import Tensor, _make, batch_ndim, batched, grad_on, np, record, written_in_place
-from .shape import _view_chain, unsqueeze
+from .shape import _view_chain, expand, unsqueeze
 
 
 class SelectBackwardBackward0(Node):
@@ -294,7 +294,9 @@ class IndexAddBackward0(Node):
         if self._next_functions[1][0] is None:
             return g_self, None
         g_source = index_select(grad, self.axis, self.saved("index"))
-        g_source = g_source.reshape(g_source._data.shape[:batch_ndim[0]] + self.source_shape)
+        shape = g_source._data.shape[:batch_ndim[0]] + self.source_shape
+        # derivatives.yaml: grad.index_select(dim, index).expand_as(source); a 0-dim source reshapes.
+        g_source = expand(g_source, shape) if g_source._data.ndim == len(shape) else g_source.reshape(shape)
         return g_self, (g_source if self.alpha == 1 else g_source * self.alpha)
 
 

@@ -3,7 +3,7 @@ from .. import grad_mode
 from ..node import Node
 from ..signatures import numpy_names
 from .._tensor import _wrap_dim, _wrap_dims
-from .base import _make, batched, grad_on, np, record, record_outputs
+from .base import _make, batch_ndim, batched, grad_on, np, record, record_outputs
 from .shape import _sizes, _view_chain, reshape
 from .view_meta import MULTI_OUTPUT, propagate
 
@@ -27,15 +27,22 @@ class RepeatBackward0(Node):
     keeps = ("repeats", "self_sym_sizes")
 
     def backward(self, grad):
+        # FunctionsManual's repeat_backward: sum away the added leading dims, then one reshape that
+        # splits each repeated dim into (repeat, size) and one sum over the repeats.
         from .reduction import sum
-        reps, shape = self.repeats, self.shape
-        shape = (1,) * (len(reps) - len(shape)) + tuple(shape)
-        lead = batched(grad, ())
-        split = list(lead)
-        for r, s in zip(reps, shape):
-            split += [r, s]
-        g = sum(reshape(grad, split), tuple(range(len(lead), len(lead) + 2 * len(reps), 2)))
-        return reshape(g, batched(grad, self.shape))
+        reps, shape = self.repeats, tuple(self.shape)
+        if 0 in reps:
+            return _make(np.zeros(batched(grad, shape), grad._data.dtype))
+        nb, extra = batch_ndim[0], len(reps) - len(shape)
+        for _ in range(extra):
+            grad = sum(grad, nb)
+        sizes, dims = list(grad._data.shape[:nb]), []
+        for r, s in zip(reps[extra:], shape):
+            if r != 1:
+                sizes.append(r)
+                dims.append(len(sizes) - 1)
+            sizes.append(s)
+        return sum(reshape(grad, sizes), tuple(dims)) if dims else grad
 
 
 def repeat(input, *repeats):
@@ -114,7 +121,8 @@ class StackBackward0(Node):
     keeps = ("dim",)
 
     def backward(self, grad):
-        return tuple(unbind(grad, self.axis))
+        from .indexing import select
+        return tuple(select(grad, self.axis, i) for i in range(grad._data.shape[self.axis]))
 
 
 @numpy_names
