@@ -11,21 +11,28 @@ class AddBackward0(Node):
     keeps = ("alpha",)
 
     def backward(self, grad):
-        return grad, (grad if self.alpha == 1 else grad * self.alpha)
+        return grad, (grad if self.alpha == 1 else mul_scalar(grad, self.alpha))
 
 
 class SubBackward0(Node):
     keeps = ("alpha",)
 
     def backward(self, grad):
-        return grad, (-grad if self.alpha == 1 else grad * -self.alpha)
+        return grad, (-grad if self.alpha == 1 else mul_scalar(-grad, self.alpha))
 
 
 class RsubBackward1(Node):
     keeps = ("alpha",)
 
     def backward(self, grad):
-        return -grad if self.alpha == 1 else grad * -self.alpha
+        return -grad if self.alpha == 1 else mul_scalar(-grad, self.alpha)
+
+
+class RsubBackward0(Node):
+    keeps = ("alpha",)
+
+    def backward(self, grad):
+        return (-grad if self.alpha == 1 else mul_scalar(-grad, self.alpha)), grad
 
 
 class MulBackward0(Node):
@@ -121,14 +128,15 @@ def sub(input, other, alpha=1):
 
 def rsub(input, other, alpha=1):
     """``other - alpha * input``, what ``2 - x`` calls."""
-    if input._data.dtype == np.bool_ or isinstance(other, bool):
+    if input._data.dtype == np.bool_ or _is_bool(other):
         _sub_check(input, other)
     a, b = operands(input, other)
     out = _make(b - a if alpha == 1 else b - alpha * a)
-    if grad_on(input):
-        node = RsubBackward1()
+    if grad_on(input, other):
+        tensors = isinstance(other, Tensor)
+        node = RsubBackward0() if tensors else RsubBackward1()
         node.alpha = alpha
-        record(out, node, (input,))
+        record(out, node, (input, other) if tensors else (input,))
     return out
 
 
@@ -391,8 +399,7 @@ class TanBackward0(Node):
     saves = ("result",)
 
     def backward(self, grad):
-        result = self.saved("result")
-        return grad * (result * result + 1)
+        return grad * add_scalar(pow(self.saved("result"), 2), 1)  # grad * (1 + result.pow(2))
 
 
 class TanhBackward0(Node):

@@ -2,7 +2,7 @@
 as in PyTorch (not a chain of add and mul nodes)."""
 from ..node import Node
 from .base import Tensor, _make, check_broadcast, grad_on, np, record, result_np_dtype
-from .pointwise import mul_scalar
+from .pointwise import div, mul_scalar
 
 
 def _arrays(tensors, dtype):
@@ -36,7 +36,7 @@ class AddcdivBackward0(Node):
     def backward(self, grad):
         needs = [fn is not None for fn, _ in self._next_functions]
         t2 = self.saved("tensor2") if needs[1] or needs[2] else None
-        g1 = grad * (self.value / t2) if needs[1] else None
+        g1 = grad * div(_make(np.full(t2._data.shape, self.value, t2._data.dtype)), t2) if needs[1] else None
         g2 = -grad * (mul_scalar(self.saved("tensor1"), self.value) / (t2 * t2)) if needs[2] else None
         return (grad if needs[0] else None), g1, g2
 
