@@ -72,6 +72,8 @@ def gradient_edge(t):
         return (t.node, t.output_nr)
     if t._grad_fn is not None:
         return (t._grad_fn, t._output_nr)
+    if t._creation_meta is not None:
+        t.grad_fn  # noqa: B018  (a view whose base was written raises PyTorch's error here)
     return (t._get_accumulator(), 0)
 
 

@@ -61,7 +61,8 @@ def _scatter(grad, shape, key, node):
 
 
 def _read(t, key, cls=None):
-    out = _make(t._data[key])
+    data = t._data[key]
+    out = _make(data if data.flags.c_contiguous else data.copy())  # PyTorch's index gives a contiguous result
     if grad_on(t):
         node = (cls or IndexBackward0)()
         node.shape = t._data.shape
