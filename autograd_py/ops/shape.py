@@ -149,6 +149,10 @@ class UnsafeViewBackward0(ViewBackward0):
     pass
 
 
+class ReshapeAliasBackward0(ViewBackward0):
+    """reshape of a non-contiguous tensor whose strides allow a view (PyTorch's _reshape_alias)."""
+
+
 def view(input, *shape):
     if len(shape) == 1 and not isinstance(shape[0], (tuple, list, int)) and hasattr(shape[0], "np"):
         from .pointwise import to_dtype
@@ -164,10 +168,10 @@ def view(input, *shape):
     return _record_view(input, data, shape)
 
 
-def _record_view(input, data, shape):
+def _record_view(input, data, shape, cls=ViewBackward0):
     out = _view_chain(_make(data), input, lambda t: view(t, shape), lambda a: a.reshape(shape))
     if grad_on(input):
-        node = ViewBackward0()
+        node = cls()
         node.shape = input._data.shape
         record(out, node, (input,))
     return out
@@ -187,7 +191,8 @@ def reshape(input, *shape):
             node.shape = input._data.shape
             record(out, node, (copy,))
         return out
-    return _record_view(input, data, shape)
+    return _record_view(input, data, shape,
+                        ViewBackward0 if input._data.flags.c_contiguous else ReshapeAliasBackward0)
 
 
 def view_as(input, other):
