@@ -213,3 +213,14 @@ def test_a_modified_saved_input_is_described_with_its_current_shape():
         x.unsqueeze_(0)
     with pytest.raises(RuntimeError, match=r"\[torch.FloatTensor \[1, 2, 3\]\] is at version 1"):
         y[0, 0].backward(torch.tensor(0.5))
+
+
+def test_backward_through_a_write_into_an_expanded_view_is_refused_as_in_pytorch():
+    x = torch.tensor([1.0, 2.0, 4.0], requires_grad=True)
+    w = (x * 1)[:1].expand(3)
+    w.fill_(2.0)
+    with pytest.raises(RuntimeError, match=INTERNAL):
+        torch.autograd.grad(w.sum(), [x])
+    u = x * 1
+    u[:2].fill_(3.0)
+    assert torch.autograd.grad(u.sum(), [x])[0].tolist() == [0.0, 0.0, 1.0]

@@ -127,8 +127,12 @@ class CopySlices(Node):
             res = _validate(fn, res)
         g_base = None
         if self._next_functions[0][0] is not None:
+            read = view_indices(self.shape, self.np_view_fn).reshape(-1)
+            if res[0] is not None and len(np.unique(read)) < read.size:
+                # PyTorch copies the view's gradient back through the view: refused for an expanded one
+                raise RuntimeError(INTERNAL_OVERLAP_MESSAGE)
             mask = np.ones(self.shape, dtype=bool)
-            mask.reshape(-1)[view_indices(self.shape, self.np_view_fn).reshape(-1)] = False
+            mask.reshape(-1)[read] = False
             g_base = grad * _make(mask)
             if res[0] is not None:
                 g_base = g_base + _embed_view(res[0], self.shape, self.view_fn, self.np_view_fn)
