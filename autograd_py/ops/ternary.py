@@ -49,12 +49,13 @@ def _addc(input, tensor1, tensor2, value, np_op, node_cls):
     if grad_on(input, tensor1, tensor2):
         node = node_cls()
         node.value = value
-        # As PyTorch, only what a needed formula reads is saved (and so version-checked in backward).
-        rg1, rg2 = tensor1._requires_grad, tensor2._requires_grad
+        record(out, node, (input, tensor1, tensor2))
+        # As PyTorch, only what a needed formula reads is saved (and so version-checked in backward);
+        # an input's gradient is needed when it has an edge (a view made under no_grad has none).
+        rg1, rg2 = (node._next_functions[i][0] is not None for i in (1, 2))
         div = node_cls is AddcdivBackward0
         node.save(**{name: t for name, t, needed in (("tensor1", tensor1, rg2), ("tensor2", tensor2, rg1 or div and rg2))
                      if needed})
-        record(out, node, (input, tensor1, tensor2))
     return out
 
 
