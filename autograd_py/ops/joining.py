@@ -184,10 +184,16 @@ class SplitWithSizesBackward0(_SplitBackward):
 
 
 def split(input, split_size_or_sections, dim=0):
+    if not input._data.ndim:
+        raise RuntimeError("split expects at least a 1-dimensional tensor")
     d = _wrap_dim(dim, input._data.ndim)
     n = input._data.shape[d]
     if isinstance(split_size_or_sections, int):
         size = split_size_or_sections
+        if size < 0:
+            raise RuntimeError(f"split expects split_size be non-negative, but got split_size={size}")
+        if size == 0 and n:
+            raise RuntimeError(f"split_size can only be 0 if dimension size is 0, but got dimension size of {n}")
         sizes = [min(size, n - i) for i in range(0, n, size)] if n else [0]
     else:
         sizes = list(split_size_or_sections)
@@ -210,8 +216,14 @@ def split(input, split_size_or_sections, dim=0):
 
 @numpy_names
 def chunk(input, chunks, dim=0):
+    if not input._data.ndim:
+        raise RuntimeError("chunk expects at least a 1-dimensional tensor")
+    if chunks <= 0:
+        raise RuntimeError(f"chunk expects `chunks` to be greater than 0, got: {chunks}")
     n = input._data.shape[_wrap_dim(dim, input._data.ndim)]
-    return split(input, max(1, -(-n // chunks)), dim)
+    if not n:  # PyTorch keeps the number of chunks: that many empty pieces
+        return split(input, [0] * chunks, dim)
+    return split(input, -(-n // chunks), dim)
 
 
 class FlipBackward0(Node):
