@@ -1,0 +1,45 @@
+"""The page at phone, tablet, laptop and desktop sizes, in English and Chinese: the editor shows
+at least 8 lines, Run is visible and takes the click, and nothing scrolls sideways."""
+
+import pytest
+from playwright.sync_api import expect
+
+SIZES = [(390, 844), (800, 900), (1024, 768), (1440, 900)]
+
+MEASURE = """() => {
+  const scroller = document.querySelector('#editor .cm-scroller');
+  const lineHeight = document.querySelector('#editor .cm-line').getBoundingClientRect().height;
+  const padding = parseFloat(getComputedStyle(document.querySelector('#editor .cm-content')).paddingTop) * 2;
+  const run = document.querySelector('#run').getBoundingClientRect();
+  const x = run.left + run.width / 2, y = run.top + run.height / 2;
+  const hit = document.elementFromPoint(x, y);
+  const root = document.documentElement;
+  return {
+    lines: (scroller.clientHeight - padding) / lineHeight,
+    runInView: x > 0 && x < innerWidth && y > 0 && y < innerHeight,
+    runTakesClick: Boolean(hit && hit.closest('#run')),
+    sideways: root.scrollWidth - root.clientWidth,
+  };
+}"""
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_every_screen_size_shows_the_editor_and_run(playground, results_dir, lang):
+    page = playground.page
+    page.locator(f'[data-lang="{lang}"]').click()
+    try:
+        for width, height in SIZES:
+            page.set_viewport_size({"width": width, "height": height})
+            page.evaluate("window.scrollTo(0, 0)")
+            expect(playground.testid("run")).to_be_visible()
+            measured = page.evaluate(MEASURE)
+            page.screenshot(path=str(results_dir / f"layout-{lang}-{width}x{height}.png"))
+            assert measured["lines"] >= 8, (width, height, measured)
+            assert measured["runInView"] and measured["runTakesClick"], (width, height, measured)
+            assert measured["sideways"] == 0, (width, height, measured)
+            if width == 390:  # and Run really runs from there
+                output = playground.click_run()
+                assert "Traceback" not in output
+    finally:
+        page.set_viewport_size({"width": 1400, "height": 860})
+        page.locator('[data-lang="en"]').click()
