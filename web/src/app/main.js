@@ -193,6 +193,11 @@ const python = new PythonClient({
   onStatus,
   onStream: (stream, text) => output.write(stream, text),
   onState: renderStatus,
+  onRestarted(by) {
+    if (by !== "died") return; // Stop's restart is explained by stop()
+    output.line("note", t.workerDied);
+    views.showResult({ graph: null, trace: null, grad_history: {}, reset: true });
+  },
 });
 
 views = new Views({

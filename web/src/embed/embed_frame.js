@@ -109,7 +109,8 @@ class Embed {
       onState: (state) => this.renderStatus(state),
       onRestarted: (by) => {
         this.phase = "runtime";
-        this.output.line("note", by === "self" ? this.t.restarted : this.t.restartedByOther);
+        const note = { self: this.t.restarted, died: this.t.workerDied }[by] || this.t.restartedByOther;
+        this.output.line("note", note);
         this.showViews({ graph: null, grad_history: {} });
       },
     };

@@ -6,11 +6,22 @@
 // and switches to a fresh one. Without isolation a spare worker is warmed up
 // in the background once the first one is ready, so a restart takes well
 // under a second instead of a full Pyodide load.
+//
+// The page and a worker talk over a private MessageChannel handed over in the
+// first message: user code in the worker can post to the worker's own global
+// port (`import js; js.postMessage(...)`), and the page does not listen there.
+// A worker that dies (e.g. user code calling `js.close()`) releases a Web Lock
+// it holds from start-up; the page notices and restarts Python with a note.
 
 import { failedResult } from "./failed_result.js";
 
 const SIGINT = 2;
 const INTERRUPT_GRACE_MS = 1500; // after this, Stop falls back to a restart
+
+function uniqueName() {
+  const random = self.crypto && crypto.randomUUID ? crypto.randomUUID() : `${Date.now()}-${Math.random()}`;
+  return `autograd-playground:worker:${random}`;
+}
 
 class WorkerHandle {
   constructor(onMessage) {
@@ -19,19 +30,39 @@ class WorkerHandle {
     this.ready = false;
     this.fatal = null;
     this.interrupt = null;
+    this.terminated = false;
     this.onMessage = onMessage;
+    const channel = new MessageChannel();
+    this.port = channel.port1;
+    this.lock = self.navigator && navigator.locks ? uniqueName() : null;
+    const connect = { type: "connect", port: channel.port2, lock: this.lock };
     if (typeof SharedArrayBuffer !== "undefined" && self.crossOriginIsolated) {
       this.interrupt = new Uint8Array(new SharedArrayBuffer(1));
-      this.worker.postMessage({ type: "interrupt-buffer", buffer: this.interrupt.buffer });
+      connect.interruptBuffer = this.interrupt.buffer;
     }
-    this.worker.onmessage = (event) => this.receive(event.data);
+    this.worker.postMessage(connect, [channel.port2]);
+    this.port.onmessage = (event) => this.receive(event.data || {});
     this.worker.onerror = (event) => {
       event.preventDefault();
-      this.receive({ type: "fatal", phase: "worker", message: event.message || "worker error" });
+      // Only the loading script can fail the worker; later errors come from user code's callbacks.
+      if (!this.ready) this.receive({ type: "fatal", phase: "worker", message: event.message || "worker error" });
     };
   }
 
+  /** The worker holds its lock for life: being granted it means the worker is gone. */
+  watchForDeath() {
+    if (!this.lock) return;
+    navigator.locks.request(this.lock, () => {
+      if (!this.terminated) this.receive({ type: "died" });
+    });
+  }
+
+  post(msg) {
+    this.port.postMessage(msg);
+  }
+
   receive(msg) {
+    if (msg.type === "alive") return this.watchForDeath();
     if (msg.type === "status") {
       this.phases.push(msg);
       if (msg.phase === "ready") this.ready = true;
@@ -42,7 +73,9 @@ class WorkerHandle {
   }
 
   terminate() {
+    this.terminated = true;
     this.onMessage = () => {};
+    this.port.close();
     this.worker.terminate();
   }
 }
@@ -98,8 +131,17 @@ export class PythonClient {
   }
 
   dispatch(handle, msg) {
+    if (msg.type === "died" && handle === this.spare) {
+      this.spare = null; // a dead spare is simply not used
+      return;
+    }
     if (handle !== this.current) {
       // The spare only matters once it is ready; its phases are replayed on switch.
+      return;
+    }
+    if (msg.type === "died") {
+      this.restart();
+      if (this.hooks.onRestarted) this.hooks.onRestarted("died");
       return;
     }
     if (msg.type === "status" || msg.type === "fatal") {
@@ -140,7 +182,7 @@ export class PythonClient {
     const id = this.nextId++;
     const promise = new Promise((resolve) => this.pending.set(id, { resolve, type, quiet }));
     const fields = typeof payload === "string" || payload === undefined ? { code: payload } : payload;
-    this.current.worker.postMessage({ ...fields, id, type });
+    this.current.post({ ...fields, id, type });
     this.emitState();
     return promise;
   }

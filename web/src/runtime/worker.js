@@ -1,8 +1,12 @@
 // Module Web Worker of the playground page: the only owner of its Pyodide.
 //
 // Protocol (all messages are plain JSON-able objects; no PyProxy ever leaves):
-//   page -> worker
-//     {type: "interrupt-buffer", buffer: SharedArrayBuffer}  (only when crossOriginIsolated)
+//   page -> worker, first and only on the worker's own port:
+//     {type: "connect", port: MessagePort, lock: string|null, interruptBuffer?: SharedArrayBuffer}
+//       every later message, both ways, goes over `port`, which user code cannot reach (it can
+//       only post to the worker's global port, where the page does not listen). The worker
+//       holds the Web Lock `lock` for life, so the page learns when it dies.
+//   page -> worker, over the port
 //     {id, type: "run",   code}    run the editor buffer in the session namespace
 //     {id, type: "eval",  code}    run one console line (an expression's repr is printed)
 //     {id, type: "reset"}          forget every user-defined name
@@ -10,7 +14,8 @@
 //                                  run an interactive backward (Python builds and echoes the call)
 //     {id, type: "jacobian", output, input}   the Jacobian, one autograd.grad per row
 //     {id, type: "describe", node}            a graph node's details (saved tensors, formula)
-//   worker -> page
+//   worker -> page, over the port
+//     {type: "alive"}                        the lock is held; the page may watch it
 //     {type: "status", phase, ms, total_ms}  phase in runtime | numpy | autograd_py | ready
 //     {type: "fatal", phase, message}        loading failed; the worker is unusable
 //     {type: "stdout" | "stderr" | "warning" | "echo", text}   streamed, batched by the Python side
@@ -22,18 +27,32 @@
 
 import { RequestQueue, Runtime } from "./runtime.js";
 
-const runtime = new Runtime(self.location.href, (msg) => self.postMessage(msg));
+let port = null; // the page's private channel; module-scoped, so user code never sees it
+const early = []; // messages from before the page's port arrived
+const post = (msg) => (port ? port.postMessage(msg) : early.push(msg));
+
+const runtime = new Runtime(self.location.href, post);
 let session = null;
-const queue = new RequestQueue((msg) => self.postMessage(runtime.handle(session, msg)));
+const queue = new RequestQueue((msg) => post(runtime.handle(session, msg)));
 
 self.onmessage = (event) => {
   const msg = event.data || {};
-  if (msg.type === "interrupt-buffer") runtime.setInterruptBuffer(new Uint8Array(msg.buffer));
-  else queue.push(msg);
+  if (port || msg.type !== "connect" || !msg.port) return;
+  self.onmessage = null;
+  port = msg.port;
+  port.onmessage = (e) => queue.push(e.data || {});
+  if (msg.interruptBuffer) runtime.setInterruptBuffer(new Uint8Array(msg.interruptBuffer));
+  if (msg.lock && self.navigator && navigator.locks) {
+    navigator.locks.request(msg.lock, () => {
+      post({ type: "alive" });
+      return new Promise(() => {}); // held until the worker ends
+    });
+  }
+  for (const queued of early.splice(0)) port.postMessage(queued);
 };
 
 runtime.load().then((ready) => {
   if (!ready) return;
-  session = runtime.newSession((stream, text) => self.postMessage({ type: stream, text: String(text) }));
+  session = runtime.newSession((stream, text) => post({ type: stream, text: String(text) }));
   queue.open();
 });
