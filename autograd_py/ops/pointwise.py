@@ -73,7 +73,7 @@ class DivBackward0(Node):
         ga = grad / other if self._next_functions[0][0] is not None else None
         gb = None
         if self._next_functions[1][0] is not None:
-            gb = -grad * self.saved("self") / (other * other)
+            gb = -grad * ((self.saved("self") / other) / other)  # div_tensor_other_backward
         return ga, gb
 
 

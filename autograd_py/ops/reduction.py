@@ -146,8 +146,13 @@ class ProdBackward0(_Reduction):
         if not np.any(x._data == 0):
             return grad * (result / x)
         g = grad
-        if grad_mode.is_grad_enabled():
-            return g * _prod_of_others(x, self.dims)  # create_graph: keep it differentiable
+        if grad_mode.is_grad_enabled():  # create_graph: keep it differentiable
+            if not isinstance(self, ProdBackward1) and not nb:
+                # PyTorch differentiates the flattened input's product, then views it back
+                from .shape import reshape
+                flat = reshape(x, (-1,))
+                return reshape(g * _prod_of_others(flat, (0,)), x._data.shape)
+            return g * _prod_of_others(x, self.dims)
         # With zeros, divide-by-x fails: use the product of all the other elements instead.
         moved = np.moveaxis(x._data, self.dims, tuple(range(len(self.dims))))
         flat = moved.reshape((-1,) + moved.shape[len(self.dims):])
