@@ -355,12 +355,18 @@ class AccumulateGrad(Node):
         if var._grad is None:
             # A fresh copy, so that two leaves fed by one AddBackward never share a buffer that a
             # later in-place accumulation would then change for both; under create_graph keep the graph.
+            # The copy takes the leaf's shape (PyTorch's clone_obey_contract copies into a buffer shaped
+            # like it), which differs from the gradient's after an in-place view op such as unsqueeze_.
+            fresh = grad._detached_copy()
+            if fresh._data.shape != var._data.shape and (
+                    grad_mode.is_grad_enabled() or not _obeys_layout_contract(grad._data, var._data)):
+                fresh = _copy_into_shape(fresh, var._data.shape)
             if grad_mode.is_grad_enabled():
                 # PyTorch copies into a fresh buffer, so the graph shows CopyBackwards.
                 from .ops.inplace import copy_
-                var._grad = copy_(grad._detached_copy(), grad)
+                var._grad = copy_(fresh, grad)
             else:
-                var._grad = grad._detached_copy()
+                var._grad = fresh
         elif grad_mode.is_grad_enabled():
             var._grad = var._grad + grad
         else:
@@ -369,6 +375,32 @@ class AccumulateGrad(Node):
             for fn in list(self._post_hooks.values()):
                 fn(var)
         return []
+
+
+def _obeys_layout_contract(g, v):
+    """PyTorch's obeys_layout_contract: may a gradient be stored as is for a leaf (stride by stride
+    over the gradient's dims; past the leaf's dims it does not look)."""
+    from .ops.inplace import _dense
+    if not _dense(v):
+        return bool(g.flags.c_contiguous)
+    gs = [s // g.itemsize for s in g.strides]
+    vs = [s // v.itemsize for s in v.strides]
+    for i, n in enumerate(g.shape):
+        if (n != 1 and i < len(vs) and gs[i] != vs[i]) or (n == 1 and gs[i] == 0):
+            return False
+    return True
+
+
+def _copy_into_shape(t, shape):
+    """``empty(shape).copy_(t)``, with PyTorch's errors when ``t`` does not broadcast to ``shape``."""
+    import numpy as np
+    from .ops.base import check_broadcast
+    check_broadcast(shape, t._data.shape)
+    full = np.broadcast_shapes(shape, t._data.shape)
+    if full != tuple(shape):
+        raise RuntimeError(f"output with shape {list(shape)} doesn't match the broadcast shape {list(full)}")
+    t._data = np.broadcast_to(t._data, shape).copy()
+    return t
 
 
 class GraphRoot(Node):
