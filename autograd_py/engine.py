@@ -317,7 +317,7 @@ def _add_grads(a, b, create_graph, holders=None):
     out = _make(a._data + b._data)
     if holders is not None:
         entry = holders.get(id(a))
-        if entry is not None and entry[1] == 1 and a._base is None and all(
+        if entry is not None and entry[1] == 1 and a._base is None and "_zerotensor" not in a.__dict__ and all(
                 s or n <= 1 for s, n in zip(a._data.strides, a._data.shape)):
             out._version_counter[0] = a._version_counter[0] + 1
         _drop(holders, a)

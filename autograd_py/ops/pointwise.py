@@ -595,10 +595,15 @@ class SgnBackward0(Node):
     saves = ("result", "self")
 
     def backward(self, grad):
-        # sgn_backward: (grad - sgn * sgn * grad) / (2 |x|), 0 where x == 0; 0 for real x, but an
-        # inf or NaN gradient stays NaN, as in PyTorch.
-        from .indexing import masked_fill
+        # sgn_backward: (grad - sgn * sgn * grad) / (2 |x|), 0 where x == 0; for real x PyTorch
+        # returns an efficient zero tensor: zeros whatever the gradient (inf, NaN), no history, and
+        # never added into in place by the engine.
         x, s = self.saved("self"), self.saved("result")
+        if x._data.dtype.kind != "c":
+            zeros = _make(np.zeros(grad._data.shape, dtype=x._data.dtype))
+            zeros._zerotensor = True
+            return zeros
+        from .indexing import masked_fill
         a = abs(x)
         return masked_fill((grad - s * s * grad) / mul_scalar(a, 2.0), a == 0, 0)
 
