@@ -8,7 +8,7 @@ import warnings
 
 from .. import grad_mode
 from ..node import Node, SavedTensor
-from ..saved_tensor import before_write
+from ..saved_tensor import FREED_MESSAGE, before_write
 from .base import Tensor, _make, grad_on, np, record
 from .shape import view_indices
 from .view_meta import check_write, mark_stale
@@ -118,25 +118,34 @@ class CopySlices(Node):
         return "torch::autograd::CopySlices"
 
     def backward(self, grad):
+        # PyTorch's CopySlices::apply: the gradient copied into a fresh tensor, ``fn`` run on a clone
+        # of the view's part, and its gradient for the old view copied back into that part.
         from ..engine import _validate
-        fn = self.fn
+        from .pointwise import clone
         if self._freed:
-            fn._freed = True  # they share what was saved
-        res = fn._apply([self.view_fn(grad)])
+            raise RuntimeError(FREED_MESSAGE)  # PyTorch drops ``fn`` once backward is done with it
+        fn = self.fn
+        result = copy_(_make(np.empty_like(grad._data)), grad)
+        grad_slice = _strided_view(result, self.shape, self.view_fn, self.np_view_fn)
+        res = fn._apply([clone(grad_slice)])
         if fn._input_meta is not None:
             res = _validate(fn, res)
-        g_base = None
-        if self._next_functions[0][0] is not None:
-            read = view_indices(self.shape, self.np_view_fn).reshape(-1)
-            if res[0] is not None and len(np.unique(read)) < read.size:
-                # PyTorch copies the view's gradient back through the view: refused for an expanded one
-                raise RuntimeError(INTERNAL_OVERLAP_MESSAGE)
-            mask = np.ones(self.shape, dtype=bool)
-            mask.reshape(-1)[read] = False
-            g_base = grad * _make(mask)
-            if res[0] is not None:
-                g_base = g_base + _embed_view(res[0], self.shape, self.view_fn, self.np_view_fn)
-        return (g_base, *res[1:])
+        if self._next_functions[0][0] is None:
+            return (None, *res[1:])
+        if res[0] is not None:
+            copy_(grad_slice, res[0])
+        return (result, *res[1:])
+
+
+def _strided_view(base, shape, view_fn, np_view_fn):
+    """The view of ``base`` that ``view_fn`` reads, recorded as PyTorch's ``as_strided``."""
+    from .shape import _view_chain
+    out = _view_chain(_make(np_view_fn(base._data)), base, view_fn, np_view_fn)
+    if grad_on(base):
+        node = AsStridedBackward0()
+        node.shape, node.view_fn, node.np_view_fn = shape, view_fn, np_view_fn
+        record(out, node, (base,))
+    return out
 
 
 def apply(t, fn, *others, overlap_ok=False):
@@ -145,9 +154,7 @@ def apply(t, fn, *others, overlap_ok=False):
     check(t)
     if not overlap_ok:
         check_overlap(t, others)
-    # Only a floating (or complex) tensor can get a history: writing a tensor that requires grad
-    # into an integer or bool one records nothing, as in PyTorch.
-    recording = grad_mode._state[0] and t._data.dtype.kind in "fc" and (t._requires_grad or any(
+    recording = grad_mode._state[0] and (t._requires_grad or any(
         isinstance(o, Tensor) and o._requires_grad for o in others))
     if not recording:
         with grad_mode.no_grad():
@@ -171,7 +178,7 @@ def rebase_history(t, base_old):
         node = CopySlices()
         node.shape, node.view_fn, node.np_view_fn = base._data.shape, t._view_fn, t._np_view_fn
         fn = node.fn = t._grad_fn
-        node._vars = fn._vars
+        node._vars = fn._vars if fn._vars is not None else {}  # freed after backward, like fn
         record(base, node, (base_old,))
         node._next_functions += fn._next_functions[1:]
         if node._input_meta is not None:
@@ -341,6 +348,11 @@ def copy_(t, src):
         s = src._data if isinstance(src, Tensor) else np.asarray(src)
         data = np.array(np.broadcast_to(s, old._data.shape), dtype=old._data.dtype)
         return _filled(old, data, CopyBackwards, (src,) if isinstance(src, Tensor) else (None,))
+    if t._data.dtype.kind not in "fc":
+        # PyTorch's copy_ gives an integer or bool tensor no history, even from one that requires
+        # grad (fill_ with a tensor value does record FillBackward3 there).
+        with grad_mode.no_grad():
+            return apply(t, copy, src)
     return apply(t, copy, src)
 
 

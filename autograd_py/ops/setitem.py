@@ -13,10 +13,10 @@ from .shape import expand, unsqueeze, view
 
 class IndexPutBackward0(Node):
     def backward(self, grad):
-        mask = np.ones(self.shape, dtype=bool)
-        mask[self.key] = False
-        ga = grad * _make(mask) if self._next_functions[0][0] is not None else None
-        gv = _read(grad, _batched_key(self.key)) if self._next_functions[1][0] is not None else None
+        # derivatives.yaml: self gets grad.index_put(indices, zeros_like(values)), values grad[indices]
+        key = _batched_key(self.key)
+        ga = index_put(grad, key, _make(np.zeros((), grad._data.dtype))) if self._next_functions[0][0] is not None else None
+        gv = _read(grad, key) if self._next_functions[1][0] is not None else None
         return ga, gv
 
 

@@ -20,3 +20,12 @@ try:
     z.sum().backward()
 except RuntimeError as e:
     print(e)
+
+# fill_ with a tensor value records even on an integer tensor (copy_ does not)
+s = torch.tensor(2.03, dtype=torch.float64, requires_grad=True)
+m = torch.zeros(1, 3, dtype=torch.long)
+m[0:] = s
+print(m, type(m.grad_fn).__name__, [type(f).__name__ for f, _ in m.grad_fn.next_functions[1:]])
+m = torch.zeros(2, 3, dtype=torch.long)
+m[1:] = s
+print(m, type(m.grad_fn).__name__)
