@@ -233,3 +233,10 @@ def test_sgn_passes_back_an_efficient_zero_tensor_never_added_into_in_place():
     assert _grad_versions((x.sgn() + x * 2).sum(), x) == [1]  # the zeros are added into x * 2's grad
     g, = torch.autograd.grad(x.sgn().sum(), x, create_graph=True)
     assert g.grad_fn is None and not g.requires_grad
+
+
+def test_mv_passes_its_vector_gradient_through_mv_as_pytorch():
+    m = torch.tensor([[1.0, 2.0], [3.0, 4.0]], dtype=torch.float64, requires_grad=True)
+    v = torch.tensor([1.0, -1.0], dtype=torch.float64, requires_grad=True)
+    _, gv = torch.autograd.grad(((m @ v) ** 2).sum(), [m, v], create_graph=True)
+    assert gv.grad_fn.name() == "MvBackward0" and gv._version == 0 and gv.tolist() == [-8.0, -12.0]

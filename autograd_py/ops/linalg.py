@@ -138,7 +138,9 @@ class MvBackward0(Node):
         if self._next_functions[0][0] is not None:
             ga = unsqueeze(grad, -1) * unsqueeze(self.saved("vec"), 0)
         if self._next_functions[1][0] is not None:
-            gb = matmul(grad, self.saved("self"))
+            m = self.saved("self")
+            # derivatives.yaml's self.t().mv(grad); a batched grad (vectorized jacobian) goes through matmul
+            gb = mv(t(m), grad) if grad._data.ndim == 1 else matmul(grad, m)
         return ga, gb
 
 
