@@ -240,3 +240,13 @@ def test_mv_passes_its_vector_gradient_through_mv_as_pytorch():
     v = torch.tensor([1.0, -1.0], dtype=torch.float64, requires_grad=True)
     _, gv = torch.autograd.grad(((m @ v) ** 2).sum(), [m, v], create_graph=True)
     assert gv.grad_fn.name() == "MvBackward0" and gv._version == 0 and gv.tolist() == [-8.0, -12.0]
+
+
+def test_sort_along_a_leading_dim_gives_a_c_contiguous_result_so_overlap_checks_agree():
+    x = torch.tensor([[0.286, -1.429], [-0.286, -0.857], [0.857, 1.429]], requires_grad=True)
+    v = torch.sort(x, 0, descending=True)[0]
+    assert v.is_contiguous()
+    with torch.no_grad():
+        last = v[..., -1:]
+    v.copy_(last)  # a strided column of v: PyTorch cannot tell the overlap, so it runs
+    assert v[:, 0].tolist() == v[:, 1].tolist()

@@ -49,6 +49,9 @@ def _sorted(input, dim, node_cls, order):
     flat = data.reshape(1) if data.ndim == 0 else data
     d = _wrap_dim(dim, data.ndim)
     idx = order(flat, d)
+    # C-contiguous as PyTorch's results (moveaxis leaves the order along ``dim``; the memory layout
+    # decides views and overlap checks later)
+    idx = np.ascontiguousarray(idx)
     values = np.take_along_axis(flat, idx, axis=d).reshape(idx.shape if data.ndim else ())
     indices = _make(idx.reshape(values.shape).astype(np.int64))
     out = _make(values)
