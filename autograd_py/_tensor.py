@@ -95,7 +95,8 @@ class Tensor:
 
     @property
     def requires_grad(self):
-        return self._requires_grad
+        # A view requires grad whenever its base does (PyTorch's is_view && base.requires_grad()).
+        return self._requires_grad or (self._base is not None and self._base._requires_grad)
 
     @requires_grad.setter
     def requires_grad(self, flag):

@@ -199,6 +199,9 @@ class SavedTensor:
         return t
 
     def _raise_modified(self, saved_for, current):
+        t = self.tensor
+        if t is not None and t._creation_meta is not None:
+            t.grad_fn  # noqa: B018  (a view whose base was written raises its view error first, as PyTorch)
         grad_fn = saved_for if self.is_output else self.tensor._grad_fn
         output_nr = self.output_nr if self.is_output else self.tensor._output_nr
         where = f", which is output {output_nr} of {op_name(grad_fn)}," if grad_fn is not None else ""

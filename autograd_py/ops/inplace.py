@@ -22,7 +22,7 @@ def check(t):
     if not grad_mode._state[0]:
         return
     base = t._base
-    if t._requires_grad and t._creation_meta is not None:
+    if t._creation_meta is not None and t.requires_grad:
         check_write(t)  # no_grad/inference/multi-output views first, as PyTorch's check_inplace
     if base is not None and base._requires_grad and base._grad_fn is None:
         raise RuntimeError(VIEW_OF_LEAF_MESSAGE)
