@@ -392,7 +392,7 @@ class ScatterAddBackward0(Node):
     supports_batched = False
 
     def backward(self, grad):
-        return gather(grad, self.dim, self.saved("index"))
+        return None, gather(grad, self.dim, self.saved("index"))
 
 
 @numpy_names
@@ -449,7 +449,7 @@ def scatter_add_into(shape, dim, index, src):
         node = ScatterAddBackward0()
         node.dim = dim
         node.save(index=index)
-        record(out, node, (src,))
+        record(out, node, (None, src))  # scatter_add_ into zeros: the zeros need no gradient
     return out
 
 

@@ -28,3 +28,11 @@ for text, read in reads:
     print("  ", type(inner).__name__, [type(f).__name__ if f is not None else None for f, _ in inner.next_functions])
     h, = torch.autograd.grad(y.sum(), x)
     print("  first order", describe(h))
+
+# gather's backward scatters into zeros in place: the zeros are an input without a gradient
+s = torch.tensor(-1.32, dtype=torch.float64, requires_grad=True)
+g, = torch.autograd.grad((s.gather(0, torch.zeros((), dtype=torch.long)).cos() ** 2).sum(), s, create_graph=True)
+print(describe(g))
+y = x.gather(1, torch.tensor([[0, 0], [2, 1]]))
+g, = torch.autograd.grad((y ** 3).sum(), x, create_graph=True)
+print(describe(g), describe(torch.autograd.grad((g ** 2).sum(), x, create_graph=True)[0]))
