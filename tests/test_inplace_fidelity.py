@@ -250,3 +250,12 @@ def test_sort_along_a_leading_dim_gives_a_c_contiguous_result_so_overlap_checks_
         last = v[..., -1:]
     v.copy_(last)  # a strided column of v: PyTorch cannot tell the overlap, so it runs
     assert v[:, 0].tolist() == v[:, 1].tolist()
+
+
+def test_masked_select_saves_its_input():
+    x = torch.tensor([0.22], requires_grad=True)
+    y = torch.masked_select(x, torch.tensor([True]))
+    with torch.no_grad():
+        x.div_(2)
+    with pytest.raises(RuntimeError, match=r"\[torch.FloatTensor \[1\]\] is at version 1; expected version 0"):
+        y.sum().backward()

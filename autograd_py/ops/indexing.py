@@ -250,7 +250,10 @@ def index_select(input, dim, index):
 
 
 def masked_select(input, mask):
-    return _read(input, (np.broadcast_to(mask._data, input._data.shape),), MaskedSelectBackward0)
+    out = _read(input, (np.broadcast_to(mask._data, input._data.shape),), MaskedSelectBackward0)
+    if out._grad_fn is not None:
+        out._grad_fn.save(self=input)  # PyTorch saves it (masked_select_backward), so writes to it are caught
+    return out
 
 
 class MaskedFillBackward0(Node):
