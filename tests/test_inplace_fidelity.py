@@ -259,3 +259,14 @@ def test_masked_select_saves_its_input():
         x.div_(2)
     with pytest.raises(RuntimeError, match=r"\[torch.FloatTensor \[1\]\] is at version 1; expected version 0"):
         y.sum().backward()
+
+
+def test_an_inplace_view_op_under_no_grad_regenerates_the_views_history():
+    x = torch.tensor([[-2.67, 1.24, -2.81]], requires_grad=True)
+    v = (x + x)[-1]
+    with torch.no_grad():
+        v.unsqueeze_(0)
+    assert (v.grad_fn.name(), v.grad_fn.next_functions[0][0].name(), v._version, tuple(v.shape)) == (
+        "AsStridedBackward0", "AddBackward0", 1, (1, 3))
+    (v * v).sum().backward()
+    assert x.grad.tolist() == pytest.approx([[-21.36, 9.92, -22.48]])

@@ -283,11 +283,14 @@ def view_(t, op, *args):
     t._version_counter[0] += 1
     if "_view_fn" in t.__dict__:
         t._view_fn, t._np_view_fn = out._view_fn, out._np_view_fn
-    if out._grad_fn is not None and out._grad_fn is not t._grad_fn:
+    recorded = out._grad_fn is not None and out._grad_fn is not t._grad_fn
+    if recorded:
         t._grad_fn, t._output_nr = _inplace_view_node(out._grad_fn, args[0] if args else None), 0
     if t._base is None and t.__dict__.get("_views"):
         _reshape_views(t, op, args, old_shape)
-    _refresh_views(t._base if t._base is not None else t, skip=t)
+    # Unrecorded (no_grad), a view's old history no longer fits its shape: it is read anew from the
+    # base (AsStridedBackward0), as PyTorch regenerates it.
+    _refresh_views(t._base if t._base is not None else t, skip=t if recorded else None)
     return t
 
 
