@@ -174,7 +174,8 @@ def test_second_backward_names_the_freed_node(session):
     )
     assert result["error"]["type"] == "RuntimeError"
     mul = session.namespace["y"].grad_fn
-    assert result["failed_node"] == {"id": f"f{id(mul)}", "name": "MulBackward0", "how": "traceback"}
+    assert result["failed_node"] == {"id": f"f{id(mul)}", "name": "MulBackward0", "how": "traceback",
+                                   "kind": "freed"}
     node = next(n for n in result["graph"]["nodes"] if n["id"] == result["failed_node"]["id"])
     assert node["freed"] is True
     # The failed pass ran AddBackward0 (nothing saved), then raised at the product.
@@ -214,7 +215,8 @@ def test_path_search_finds_the_first_freed_node_without_a_traceback():
     recorder.roots = [f"f{id(z.grad_fn)}"]
     found = failed_node(RuntimeError(FREED_MESSAGE), {"z": z}, recorder)
     # SumBackward0 saves nothing; the engine would reach MulBackward0 (freed) first.
-    assert found == {"id": f"f{id(z.grad_fn.next_functions[0][0])}", "name": "MulBackward0", "how": "path"}
+    assert found == {"id": f"f{id(z.grad_fn.next_functions[0][0])}", "name": "MulBackward0", "how": "path",
+                     "kind": "freed"}
     assert first_freed_node([x.grad_fn]) is None
     assert failed_node(ValueError("other"), {}, recorder) is None
 
@@ -418,3 +420,15 @@ def test_retain_graph_fix_edits_only_the_call():
     assert retain_graph_fix("print(1)", 1) is None
     assert retain_graph_fix("y.backward(", 1) is None  # not Python
     assert retain_graph_fix("x = 1\ny.backward()", 3) is None
+
+
+def test_version_counter_error_marks_the_node_that_saved_the_tensor(session):
+    result = session.run("import torch\nx = torch.tensor([1.0, 2.0], requires_grad=True)\ny = x.exp()\n"
+                         "y.add_(1)\ny.sum().backward()\n")
+    assert "modified by an inplace operation" in result["error"]["message"]
+    exp = session.namespace["y"].grad_fn.next_functions[0][0]  # AddBackward0 -> ExpBackward0
+    assert result["failed_node"] == {"id": f"f{id(exp)}", "name": "ExpBackward0", "how": "traceback",
+                                     "kind": "version"}
+    steps = result["trace"]["steps"]
+    assert [s["event"] for s in steps][-2:] == ["error", "end"]
+    assert steps[-2] == {"event": "error", "node": f"f{id(exp)}", "name": "ExpBackward0", "kind": "version"}

@@ -27,6 +27,7 @@ STEP_LIMIT = 2000  # steps kept per pass; a longer pass is cut, and the page say
 HISTORY_ENTRIES = 12  # history entries kept per tensor (the newest)
 HISTORY_MAX_ELEMENTS = 4096  # larger tensors get no history: copying them every pass costs too much
 FREED_MARK = "backward through the graph a second time"
+VERSION_MARK = "modified by an inplace operation"
 
 
 # ---- JSON ----------------------------------------------------------------------------------
@@ -109,13 +110,14 @@ def describe(namespace, node_id):
 
 # ---- the node a second backward raised in ------------------------------------------------------
 
-def raising_node(exc):
-    """The freed node whose method raised ``exc``: the innermost traceback frame owned by one."""
+def raising_node(exc, freed=True):
+    """The node whose method raised ``exc``: the innermost traceback frame owned by one (a freed
+    one when ``freed``)."""
     found = None
     tb = exc.__traceback__
     while tb is not None:
         owner = tb.tb_frame.f_locals.get("self")
-        if isinstance(owner, Node) and owner._freed:
+        if isinstance(owner, Node) and (owner._freed or not freed):
             found = owner
         tb = tb.tb_next
     return found
@@ -140,15 +142,24 @@ def first_freed_node(roots):
 
 
 def failed_node(exc, namespace, recorder=None):
-    """Which node a "backward through the graph a second time" error came from, or None.
+    """Which node a "backward through the graph a second time" error, or a saved tensor
+    "modified by an inplace operation", came from, or None.
 
-    The traceback names it exactly; failing that, the first freed node on the path from the
-    roots of the pass that failed (as recorded by ``recorder``) is taken.
+    The traceback names it exactly; failing that, for a freed graph, the first freed node on the
+    path from the roots of the pass that failed (as recorded by ``recorder``) is taken.
 
     Returns:
-        dict or None: ``{"id", "name", "how"}`` where ``how`` is ``"traceback"`` or ``"path"``.
+        dict or None: ``{"id", "name", "how", "kind"}`` where ``how`` is ``"traceback"`` or
+        ``"path"`` and ``kind`` is ``"freed"`` or ``"version"``.
     """
-    if not isinstance(exc, RuntimeError) or FREED_MARK not in str(exc):
+    if not isinstance(exc, RuntimeError):
+        return None
+    if VERSION_MARK in str(exc):
+        node = raising_node(exc, freed=False)
+        if node is None:
+            return None
+        return {"id": f"f{id(node)}", "name": type(node).__name__, "how": "traceback", "kind": "version"}
+    if FREED_MARK not in str(exc):
         return None
     node, how = raising_node(exc), "traceback"
     if node is None and recorder is not None:
@@ -156,7 +167,7 @@ def failed_node(exc, namespace, recorder=None):
         node, how = first_freed_node([known.get(r) for r in recorder.roots]), "path"
     if node is None:
         return None
-    return {"id": f"f{id(node)}", "name": type(node).__name__, "how": how}
+    return {"id": f"f{id(node)}", "name": type(node).__name__, "how": how, "kind": "freed"}
 
 
 # ---- the steps of the last backward pass ------------------------------------------------------
@@ -268,7 +279,8 @@ class PassRecorder:
         if error_node is not None and any(s["event"] == "begin" for s in steps):
             # The failed pass ends where the node raised; show that as its last step.
             at = len(steps) - 1 if steps[-1]["event"] == "end" else len(steps)
-            steps.insert(at, {"event": "error", "node": error_node["id"], "name": error_node["name"]})
+            steps.insert(at, {"event": "error", "node": error_node["id"], "name": error_node["name"],
+                              "kind": error_node.get("kind", "freed")})
         line = self.where[1] if self.where else None
         source = self.where[0] if self.where else None
         return {"pass": self.passes, "line": line, "file": source, "roots": self.roots,

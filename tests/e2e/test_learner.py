@@ -137,3 +137,39 @@ def test_ctrl_enter_three_times_while_loading_runs_once(browser, server_url):
         assert run.get_attribute("title").startswith("Run the editor")
     finally:
         tab.close()
+
+
+VERSION_CODE = """\
+import torch
+x = torch.tensor([1.0, 2.0, 3.0], requires_grad=True)
+y = x.exp()
+y.add_(1)
+y.sum().backward()
+"""
+
+
+def test_version_counter_error_is_marked_on_the_graph(playground, results_dir):
+    playground.set_code(VERSION_CODE)
+    output = playground.click_run()
+    assert "modified by an inplace operation" in output
+    failed = playground.testid("graph").locator("g.node.failed")
+    expect(failed).to_have_count(1)
+    expect(failed).to_have_attribute("data-name", "ExpBackward0")
+    alert = playground.testid("graph-alert")
+    expect(alert).to_have_attribute("data-kind", "version")
+    expect(alert).to_contain_text("modified in place")
+    expect(alert).not_to_contain_text("retain_graph")
+    playground.page.screenshot(path=str(results_dir / "learner-version-error.png"))
+    # Step-through ends on the error, and does not claim backward() finished.
+    playground.testid("tab-steps").click()
+    step_next = playground.testid("step-next")
+    events = []
+    while step_next.is_enabled():
+        step_next.click()
+        events.append(playground.testid("step-current").get_attribute("data-event"))
+    assert events[-2:] == ["error", "end"]
+    expect(playground.testid("step-current")).to_have_text("backward() stopped: it raised the error above")
+    playground.testid("step-back").click()
+    expect(playground.testid("steps")).to_contain_text("modified in place")
+    playground.testid("tab-grads").click()
+    restore_lesson_code(playground)

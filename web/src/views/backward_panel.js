@@ -236,7 +236,7 @@ export class BackwardPanel {
     const where = by ? (by.source === "<editor>" ? t.fLine(by.line) : t.fConsole) : null;
     const text = by ? t.fFreedBy(this.root, by.call, where) : t.fFreed(this.root);
     const fix = by && by.fix;
-    return h("div", { class: "freed-note", role: "note", "data-testid": "freed-help" },
+    return h("div", { class: "freed-help", role: "note", "data-testid": "freed-help" },
       h("p", { text }),
       fix ? h("p", { class: "fix-row" },
         h("button", { type: "button", class: "primary", "data-testid": "freed-fix", disabled: this.hooks.busy(),

@@ -143,6 +143,8 @@ export class GraphView {
     this.alert.hidden = !failed;
     if (!failed) return;
     const t = this.t;
+    this.alert.dataset.kind = failed.kind || "freed";
+    if (failed.kind === "version") return fill(this.alert, h("strong", { text: `${failed.name}: ` }), t.failedVersion);
     fill(this.alert, h("strong", { text: `${failed.name}: ` }), t.failedHint,
       " ", h("code", { text: "retain_graph=True" }), t.failedHintEnd);
   }

@@ -20,6 +20,7 @@ export const VIEW_STRINGS = {
     truncText: (total, budget, shown, collapsed, cut) =>
       `It has ${total} nodes, more than the view's budget of ${budget}: ${shown} are drawn, ` +
       `${collapsed} are folded into chains and ${cut} are cut.`,
+    failedVersion: "this node raised. A tensor it saved for backward was modified in place afterwards (its version counter moved on). Apply the in-place operation to a clone (e.g. y = y.clone(); y.add_(1)) or use the out-of-place form (y = y + 1).",
     failedHint: "this node raised. Its saved tensors were freed by the earlier backward(). Pass",
     failedHintEnd: " to the first backward() to keep them.",
     // node details
@@ -118,6 +119,7 @@ export const VIEW_STRINGS = {
     sOf: (i, n) => `step ${i} of ${n}`,
     sBegin: "backward() starts at",
     sEnd: "backward() finished",
+    sEndError: "backward() stopped: it raised the error above",
     sNode: "runs its backward",
     sGradIn: "incoming gradient (grad_output)",
     sGradOut: (i, to) => `gradient for input ${i} → ${to}`,
@@ -128,6 +130,7 @@ export const VIEW_STRINGS = {
     sFreed: "its saved tensors are freed now (no retain_graph)",
     sKept: "its saved tensors are kept (retain_graph=True)",
     sError: "raised: its saved tensors were already freed",
+    sErrorVersion: "raised: a tensor it saved was modified in place after it was saved",
     sDropped: (n) => `${n} more steps were not recorded`,
     sUnnamed: "a node no name reaches",
     // console echoes and errors
@@ -161,6 +164,7 @@ export const VIEW_STRINGS = {
     truncTitle: "图太大。",
     truncText: (total, budget, shown, collapsed, cut) =>
       `共有 ${total} 个节点，超过视图上限 ${budget}：画出 ${shown} 个，${collapsed} 个折叠成链，${cut} 个被截去。`,
+    failedVersion: "这个节点报错了：它为反向传播保存的一个张量之后被原地修改了（版本计数器变了）。请对副本做原地操作（例如 y = y.clone(); y.add_(1)），或改用非原地写法（y = y + 1）。",
     failedHint: "这个节点报错了：它保存的张量已被上一次 backward() 释放。请在第一次 backward() 中传入",
     failedHintEnd: " 以保留它们。",
     close: "关闭",
@@ -255,6 +259,7 @@ export const VIEW_STRINGS = {
     sOf: (i, n) => `第 ${i} / ${n} 步`,
     sBegin: "backward() 从这里开始：",
     sEnd: "backward() 结束",
+    sEndError: "backward() 中止：它抛出了上面的错误",
     sNode: "执行它的反向计算",
     sGradIn: "传入的梯度（grad_output）",
     sGradOut: (i, to) => `输入 ${i} 的梯度 → ${to}`,
@@ -265,6 +270,7 @@ export const VIEW_STRINGS = {
     sFreed: "它保存的张量现在被释放（未设 retain_graph）",
     sKept: "它保存的张量被保留（retain_graph=True）",
     sError: "报错：它保存的张量已经被释放",
+    sErrorVersion: "报错：它保存的一个张量在保存之后被原地修改了",
     sDropped: (n) => `还有 ${n} 步没有记录`,
     sUnnamed: "没有变量名指向的节点",
     echoJacobian: (out, inp, n) => `# ${out} 对 ${inp} 的雅可比矩阵：共 ${n} 次调用，每行一次，例如`,

@@ -170,9 +170,19 @@ export class StepPanel {
       case "node": return this.label(step.node, names);
       case "accumulate": return `AccumulateGrad → ${t.sAccumulate(this.leafName(step, names))}`;
       case "hook": return `${this.label(step.node, names)}: ${t.sHook(step.output_nr)}`;
-      case "error": return `${step.name} — ${t.sError}`;
-      default: return t.sEnd;
+      case "error": return `${step.name} — ${this.errorText(step)}`;
+      default: return this.endText();
     }
+  }
+
+  errorText(step) {
+    return step.kind === "version" ? this.t.sErrorVersion : this.t.sError;
+  }
+
+  /** A pass that raised did not finish: its last step says so. */
+  endText() {
+    const failed = this.trace && this.trace.steps.some((step) => step.event === "error");
+    return failed ? this.t.sEndError : this.t.sEnd;
   }
 
   leafName(step, names) {
@@ -199,11 +209,11 @@ export class StepPanel {
     } else if (step.event === "hook") {
       rows.push(title(`${t.sHook(step.output_nr)}${step.replaced ? ` ${t.sHookReplaced}` : ""}`), this.grad(step.grad));
     } else if (step.event === "error") {
-      rows.push(title(step.name, "error"), h("p", { class: "error", text: t.sError }));
+      rows.push(title(step.name, "error"), h("p", { class: "error", text: this.errorText(step) }));
     } else if (step.event === "begin") {
       rows.push(title(this.summary(step, names)));
     } else {
-      rows.push(title(t.sEnd));
+      rows.push(title(this.endText()));
     }
     return h("div", { class: `step-card ev-${step.event}` }, rows);
   }
