@@ -173,3 +173,33 @@ def test_version_counter_error_is_marked_on_the_graph(playground, results_dir):
     expect(playground.testid("steps")).to_contain_text("modified in place")
     playground.testid("tab-grads").click()
     restore_lesson_code(playground)
+
+
+def test_keyboard_reaches_every_tab_runs_from_anywhere_and_indents(playground):
+    page = playground.page
+    tab = playground.testid("tab-grads")
+    tab.click()
+    tab.focus()
+    page.keyboard.press("ArrowRight")
+    expect(playground.testid("tab-backward")).to_have_attribute("aria-selected", "true")
+    expect(playground.testid("tab-backward")).to_be_focused()
+    expect(playground.testid("backward")).to_be_visible()
+    page.keyboard.press("End")
+    expect(playground.testid("steps")).to_be_visible()
+    page.keyboard.press("ArrowRight")  # wraps around
+    expect(playground.testid("grads")).to_be_visible()
+    expect(playground.testid("tab-grads")).to_be_focused()
+    # Ctrl+Enter runs the editor with the focus outside it (here: the empty console line).
+    playground.set_code("print('from the keyboard')\n")
+    page.evaluate("document.querySelector('#run-info').textContent = ''")
+    playground.testid("console-input").focus()
+    page.keyboard.press("Control+Enter")
+    expect(page.locator("#run-info")).not_to_be_empty()
+    expect(playground.testid("output")).to_contain_text("from the keyboard")
+    # Tab indents inside the editor instead of leaving it.
+    playground.set_code("if True:\n")
+    page.locator(".cm-line").nth(1).click()
+    page.keyboard.press("Tab")
+    page.keyboard.type("pass")
+    assert playground.get_code() == "if True:\n    pass"
+    restore_lesson_code(playground)

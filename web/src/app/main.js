@@ -300,13 +300,20 @@ function wireControls() {
     button.addEventListener("click", () => applyLanguage(button.dataset.lang));
   }
   wireConsoleInput($("console-input"));
+  // Ctrl/Cmd+Enter runs the editor from anywhere on the page (the editor handles its own).
+  document.addEventListener("keydown", (event) => {
+    if (event.key !== "Enter" || !(event.ctrlKey || event.metaKey) || event.defaultPrevented) return;
+    if (event.target.closest && event.target.closest(".cm-editor")) return;
+    event.preventDefault();
+    runEditor();
+  });
 }
 
 function wireConsoleInput(input) {
   const history = [];
   let cursor = 0;
   input.addEventListener("keydown", (event) => {
-    if (event.key === "Enter" && input.value.trim()) {
+    if (event.key === "Enter" && !event.ctrlKey && !event.metaKey && input.value.trim()) {
       event.preventDefault();
       const src = input.value;
       history.push(src);

@@ -2,6 +2,7 @@
 // a marker on the line where the last error happened.
 
 import { basicSetup } from "codemirror";
+import { indentWithTab } from "@codemirror/commands";
 import { python } from "@codemirror/lang-python";
 import { indentUnit } from "@codemirror/language";
 import { EditorState, Prec, StateEffect, StateField } from "@codemirror/state";
@@ -56,6 +57,9 @@ export function createEditor(parent, { doc, onRun, onChange, label, readOnly = f
       extensions: [
         Prec.highest(keymap.of([{ key: "Mod-Enter", run: () => (onRun(), true) }])),
         basicSetup,
+        // Tab indents, as in any code editor; Escape then Tab leaves the editor (CodeMirror's
+        // tab-focus mode), so keyboard users are never trapped.
+        keymap.of([indentWithTab]),
         python(),
         indentUnit.of("    "),
         errorLineField,

@@ -46,8 +46,19 @@ export class Views {
       busy: () => hooks.busy(),
     });
     this.steps = new StepPanel($("steps"), { onStep: (state) => this.graph.setStep(state) });
-    for (const button of document.querySelectorAll("[data-tab]")) {
+    const tabs = [...document.querySelectorAll("[data-tab]")];
+    for (const button of tabs) {
       button.addEventListener("click", () => this.showTab(button.dataset.tab));
+      // The tab pattern of ARIA: one Tab stop, arrows (and Home/End) move between the tabs.
+      button.addEventListener("keydown", (event) => {
+        const at = tabs.indexOf(button);
+        const to = { ArrowRight: at + 1, ArrowLeft: at - 1, Home: 0, End: tabs.length - 1 }[event.key];
+        if (to === undefined) return;
+        event.preventDefault();
+        const next = tabs[(to + tabs.length) % tabs.length];
+        this.showTab(next.dataset.tab);
+        next.focus();
+      });
     }
     this.setStrings(t);
     this.showTab(this.tab);
