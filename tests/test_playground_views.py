@@ -432,3 +432,20 @@ def test_version_counter_error_marks_the_node_that_saved_the_tensor(session):
     steps = result["trace"]["steps"]
     assert [s["event"] for s in steps][-2:] == ["error", "end"]
     assert steps[-2] == {"event": "error", "node": f"f{id(exp)}", "name": "ExpBackward0", "kind": "version"}
+
+
+def test_a_sequential_parameter_offered_by_the_graph_is_accepted(session):
+    result = session.run("import torch\ntorch.manual_seed(0)\n"
+                         "model = torch.nn.Sequential(torch.nn.Linear(2, 2), torch.nn.Tanh())\n"
+                         "out = model(torch.ones(2)).sum()\n")
+    assert ["model.0.weight"] in [row["names"] for row in result["graph"]["tensors"]]
+    reply = json.loads(session.request_json(json.dumps({"type": "jacobian", "output": "out", "input": "model.0.weight"})))
+    assert reply["ok"], reply["error"]
+    assert reply["calls"][0].startswith("torch.autograd.grad(out, model[0].weight, ")
+    w = session.namespace["model"][0].weight
+    g, = session.namespace["torch"].autograd.grad(session.namespace["out"], w, retain_graph=True)
+    assert np.allclose(np.array(reply["matrix"]).reshape(g.shape), g.numpy())
+    reply = json.loads(session.request_json(json.dumps({"type": "backward", "root": "model.0.bias",
+                                                        "gradient": {"kind": "ones"}, "retain_graph": True,
+                                                        "create_graph": False})))
+    assert reply["ok"] and reply["echo"] == "model[0].bias.backward(gradient=torch.ones_like(model[0].bias), retain_graph=True)"

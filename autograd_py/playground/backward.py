@@ -23,7 +23,13 @@ import numpy as np
 from . import graph
 from .views import raising_node, tensor_by_name
 
-NAME = re.compile(r"[A-Za-z_]\w*(\.[A-Za-z_]\w*)*\Z")
+# A graph name: ``x``, ``model.weight``, or ``model.0.weight`` (a parameter of an nn.Sequential).
+NAME = re.compile(r"[A-Za-z_]\w*(\.([A-Za-z_]\w*|\d+))*\Z")
+
+
+def expression(name):
+    """The Python that reads a graph name: ``model.0.weight`` is ``model[0].weight``."""
+    return re.sub(r"\.(\d+)(?=\.|\Z)", r"[\1]", name)
 LITERAL_LIMIT = 64  # a one-hot gradient up to this size is written out as a literal
 CUSTOM_LIMIT = 4096  # most numbers a typed gradient may have
 CUSTOM_CHARS = 100_000
@@ -176,7 +182,7 @@ def plan_backward(namespace, request):
     if kind == "ones":
         gradient = np.ones(shape)
         if shape:
-            args.append(f"gradient=torch.ones_like({root_name})")
+            args.append(f"gradient=torch.ones_like({expression(root_name)})")
     elif kind == "onehot":
         index = spec.get("index")
         if isinstance(index, list) and all(isinstance(i, int) for i in index) and len(index) == len(shape):
@@ -193,7 +199,7 @@ def plan_backward(namespace, request):
             args.append(f"gradient={literal(gradient, shape, _dtype_suffix(root))}")
         else:
             where = index_label("_gradient", shape, index)
-            lines += [f"_gradient = torch.zeros_like({root_name})", f"{where} = 1.0"]
+            lines += [f"_gradient = torch.zeros_like({expression(root_name)})", f"{where} = 1.0"]
             args.append("gradient=_gradient")
     elif kind == "custom":
         if numel > CUSTOM_LIMIT:
@@ -209,7 +215,7 @@ def plan_backward(namespace, request):
         args.append("create_graph=True")
     if _needs_torch_import(namespace, lines + args):
         lines.insert(0, "import torch")
-    lines.append(f"{root_name}.backward({', '.join(args)})")
+    lines.append(f"{expression(root_name)}.backward({', '.join(args)})")
     if onehot is not None and numel > LITERAL_LIMIT:
         lines.append("del _gradient")
     return BackwardPlan(root_name, root, "\n".join(lines), gradient, onehot)
@@ -316,7 +322,7 @@ def jacobian(namespace, output_name, input_name):
         seed = np.zeros(m)
         seed[k] = 1
         grad_outputs = literal(seed, out_shape, _dtype_suffix(out)) if m <= LITERAL_LIMIT else f"e_{k}"
-        calls.append(f"torch.autograd.grad({output_name}, {input_name}, grad_outputs={grad_outputs}, "
+        calls.append(f"torch.autograd.grad({expression(output_name)}, {expression(input_name)}, grad_outputs={grad_outputs}, "
                      "retain_graph=True)")
     return {"ok": True, "output": output_name, "input": input_name, "out_shape": list(out_shape),
             "in_shape": list(in_shape), "matrix": matrix.tolist(),
