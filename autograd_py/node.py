@@ -334,12 +334,13 @@ def _check_saved(node):
 class AccumulateGrad(Node):
     """The node at a leaf: adds the incoming gradient into ``variable.grad``."""
 
-    __slots__ = ("variable", "_post_hooks")
+    __slots__ = ("variable", "_post_hooks", "shape")
 
     def __init__(self, variable):
         super().__init__()
         self._seq = float("inf")  # leaves accumulate as soon as they are ready, as in PyTorch
         self.variable = variable
+        self.shape = variable._data.shape  # the input metadata gradients are checked against
         self._next_functions = ()
         self._input_meta = ()
         self._post_hooks = None

@@ -46,17 +46,22 @@ def _edges(node, inputs, like=None):
     for i, t in enumerate(inputs):
         if isinstance(t, Tensor) and t._requires_grad:
             fn = t._grad_fn
+            d = t._data
+            shape = d.shape
+            check = like is None
             if fn is not None:
                 edges.append((fn, t._output_nr))
             elif t._creation_meta is None:
-                edges.append((t._accumulator or t._get_accumulator(), 0))
+                acc = t._accumulator or t._get_accumulator()
+                edges.append((acc, 0))
+                if acc.shape != shape:  # reshaped in place since: PyTorch checks the shape it had then
+                    shape, check = acc.shape, True
             else:
                 edges.append(_view_edge(t))
-            d = t._data
-            if like is None or d.shape != like.shape or d.dtype != like.dtype:
+            if check or shape != like.shape or d.dtype != like.dtype:
                 if meta is None:
                     meta = [None] * len(inputs)
-                meta[i] = (d.shape, d.dtype)
+                meta[i] = (shape, d.dtype)
         else:
             edges.append(_NO_EDGE)
     node._next_functions = tuple(edges)

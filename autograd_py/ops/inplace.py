@@ -238,14 +238,32 @@ def _refresh_views(root, skip=None):
             continue
         node = AsStridedBackward0()
         node.shape, node.view_fn, node.np_view_fn = root._data.shape, v._view_fn, v._np_view_fn
+        old_fn, old_nr = v._grad_fn, v._output_nr
         record(v, node, (root,))
         v._output_nr = 0
+        if v._retains_grad:
+            _move_retain_grad(v, old_fn, old_nr)
     views[:] = live
+
+
+def _move_retain_grad(t, old_fn, old_nr):
+    """PyTorch's update_tensor_hooks_on_new_gradfn: a retained grad follows the tensor to its new
+    ``grad_fn`` (other hooks stay on the old one)."""
+    refs = old_fn._retain_grad_refs if old_fn is not None else None
+    ref = refs.pop(old_nr, None) if refs else None
+    new = t._grad_fn
+    if ref is not None and new is not None:
+        if new._retain_grad_refs is None:
+            new._retain_grad_refs = {}
+        new._retain_grad_refs[t._output_nr] = ref
 
 
 def _rebase(t, res):
     fn = res._grad_fn
+    old_fn, old_nr = t._grad_fn, t._output_nr
     t._grad_fn, t._output_nr, t._requires_grad = fn, res._output_nr, True
+    if t._retains_grad:
+        _move_retain_grad(t, old_fn, old_nr)
     # A saved *output* of the op is now this tensor: track its version, not the temporary's.
     if fn is not None and fn._vars:
         for key, saved in fn._vars.items():
