@@ -65,7 +65,8 @@ export function createEditor(parent, { doc, onRun, onChange, label, readOnly = f
         errorLineField,
         theme,
         EditorState.readOnly.of(readOnly),
-        EditorView.contentAttributes.of({ "aria-label": label }),
+        // An explicit tab stop, so checkers (and some screen readers) see the scroller's content as focusable.
+        EditorView.contentAttributes.of({ "aria-label": label, tabindex: "0" }),
         EditorView.updateListener.of((update) => {
           if (update.docChanged) onChange(update.state.doc.toString());
         }),

@@ -46,7 +46,8 @@ export class GraphView {
     this.note = h("div", { class: "graph-note", hidden: true, "data-testid": "graph-truncated" });
     this.alert = h("div", { class: "graph-alert", hidden: true, role: "alert", "data-testid": "graph-alert" });
     this.viewport = s("g", { class: "viewport" });
-    this.svg = s("svg", { class: "graph-svg", role: "img", "aria-label": t.graphTitle }, this.defs(), this.viewport);
+    // A group, not an image: its nodes are buttons, and an image's children are not interactive.
+    this.svg = s("svg", { class: "graph-svg", role: "group", "aria-label": t.graphTitle }, this.defs(), this.viewport);
     this.empty = h("div", { class: "graph-empty", text: t.graphEmpty });
     this.canvas = h("div", { class: "graph-canvas" }, this.svg, this.empty, this.legend);
     this.details = h("aside", { class: "node-details", hidden: true, "data-testid": "node-details" });

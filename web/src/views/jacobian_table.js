@@ -22,7 +22,7 @@ export function indexLabel(name, shape, flat) {
  * @param {object} t strings
  */
 export function buildJacobianTable(jac, t) {
-  const head = h("tr", {}, h("th", { class: "corner", text: "" }),
+  const head = h("tr", {}, h("td", { class: "corner", text: "" }),
     jac.colLabels.map((label) => h("th", { scope: "col", text: `∂${label}` })));
   const rows = jac.cells.map((values, k) => {
     const classes = [];

@@ -115,7 +115,8 @@ export class NodeDetails {
       inputs.length ? h("ul", { class: "inputs" }, inputs) : null,
       info.hooks ? h("p", { class: "muted", text: t.dHooks(info.hooks) }) : null,
       h("h4", { text: t.dFormula }),
-      h("pre", { class: "formula", text: info.formula || "", "data-testid": "formula" }),
+      // Focusable, so keyboard users can scroll a long formula.
+      h("pre", { class: "formula", text: info.formula || "", "data-testid": "formula", tabindex: 0 }),
     ];
   }
 
