@@ -4,6 +4,7 @@ Nothing here recurses over the graph, because Pyodide's stack is small. Ready no
 PyTorch's order: a leaf's AccumulateGrad first, then the most recently created node.
 """
 import heapq
+import sys
 import itertools
 from typing import NamedTuple
 
@@ -168,14 +169,6 @@ def run_backward(roots, root_grads, keep_graph, create_graph, inputs=None, accum
 
     # The root's buffer holds a real gradient so the loop below runs it like any other node.
     buffers = {root: [root_grads[0]]}
-    # Without a graph to record, PyTorch adds a second gradient into the first in place when the
-    # buffer holds the only reference to it (a fresh, dense, non-view tensor), which bumps its
-    # version; ``holders`` counts the references the pass keeps (buffer slots, a node's pending
-    # outputs, captured inputs, the root) to tell when.
-    holders = None if create_graph else {}
-    if holders is not None:
-        for g in root_grads + [root_grads[0]]:
-            _hold(holders, g)
     ready = [(0.0, 0, root)]
     tie = 1
     heappop, heappush = heapq.heappop, heapq.heappush
@@ -188,10 +181,6 @@ def run_backward(roots, root_grads, keep_graph, create_graph, inputs=None, accum
         while ready:
             node = heappop(ready)[2]
             grads = buffers.pop(node)
-            if holders is not None:
-                for g in grads:
-                    if g is not None:
-                        _drop(holders, g)
             if node._pre_hooks or node._retain_grad_refs:
                 grads = run_tensor_pre_hooks(node, grads, listener)
             if captures:
@@ -199,7 +188,7 @@ def run_backward(roots, root_grads, keep_graph, create_graph, inputs=None, accum
                 leaf_run = accumulate and node.__class__ is AccumulateGrad
                 if leaf_run and node._node_pre_hooks:
                     grads = run_pre_hooks(node, grads)
-                if _capture(node, grads, captures, captured, inputs, accumulate, needed, holders):
+                if _capture(node, grads, captures, captured, inputs, accumulate, needed):
                     if leaf_run and node._hooks:
                         run_post_hooks(node, [], grads)
                     if not keep_graph:
@@ -234,16 +223,14 @@ def run_backward(roots, root_grads, keep_graph, create_graph, inputs=None, accum
                 node._freed = True
                 if packed[0]:
                     node._release()
-            released = None
-            if holders is not None:
-                released = []  # outputs not moved into an empty slot, let go once all are handed on
-                for g in out:
-                    if g is not None:
-                        _hold(holders, g)
-            for (nxt, nr), g in zip(node._next_functions, out):
+            # PyTorch hands a node its gradients by move and moves each output into an empty buffer
+            # slot, so a slot then holds its tensor's only reference; letting go of ``grads`` and
+            # emptying ``out`` as we go keeps ``_add_grads``'s reference count true.
+            grads = g = None
+            out = list(out)
+            for i, (nxt, nr) in enumerate(node._next_functions):
+                g = out[i]
                 if nxt is None or (needed is not None and nxt not in needed):
-                    if released is not None and g is not None:
-                        released.append(g)
                     continue
                 buf = buffers.get(nxt)
                 if buf is None:
@@ -251,18 +238,14 @@ def run_backward(roots, root_grads, keep_graph, create_graph, inputs=None, accum
                 if g is not None:
                     if buf[nr] is None:
                         buf[nr] = g
+                        out[i] = None
                     else:
-                        buf[nr] = _add_grads(buf[nr], g, create_graph, holders)
-                        if released is not None:
-                            released.append(g)
+                        buf[nr] = _add_grads(buf[nr], g, create_graph)
                 remaining = deps[nxt] - 1
                 deps[nxt] = remaining
                 if remaining == 0:
                     heappush(ready, (-nxt._seq, tie, nxt))
                     tie += 1
-            if released:
-                for g in released:
-                    _drop(holders, g)
     finally:
         grad_mode._state[0] = prev_mode
         current_task[0] = prev_task
@@ -271,15 +254,13 @@ def run_backward(roots, root_grads, keep_graph, create_graph, inputs=None, accum
     return captured
 
 
-def _capture(node, grads, captures, captured, inputs, accumulate, needed, holders):
+def _capture(node, grads, captures, captured, inputs, accumulate, needed):
     """Records gradients arriving at ``inputs``; True when the pass should stop at this node."""
     hit = False
     for nr in range(len(grads)):
         for i in captures.get((node, nr), ()):
             hit = True
             captured[i] = grads[nr]
-            if holders is not None and grads[nr] is not None:
-                _hold(holders, grads[nr])
             if accumulate and grads[nr] is not None:
                 _accumulate_into_input(inputs[i], grads[nr])
     if not hit:
@@ -289,39 +270,40 @@ def _capture(node, grads, captures, captured, inputs, accumulate, needed, holder
         n is not None and n in needed for n, _ in node._next_functions)
 
 
-def _hold(holders, g):
-    entry = holders.get(id(g))
-    if entry is None:
-        holders[id(g)] = [g, 1]  # keeps ``g`` alive, so its id is not reused during the pass
-    else:
-        entry[1] += 1
+def _references(a):
+    return sys.getrefcount(a)
 
 
-def _drop(holders, g):
-    entry = holders.get(id(g))
-    if entry is not None:
-        entry[1] -= 1
-        if not entry[1]:
-            del holders[id(g)]
+def _sole_buffer_references():
+    """What :func:`_references` counts for a gradient that only a buffer slot holds.
+
+    Measured through the very call shape ``_add_grads`` uses, so it is right for whichever
+    CPython runs this (3.11 here, 3.12 in Pyodide).
+    """
+    def probe(a, b, create_graph):
+        return _references(a)
+    buf = [object()]
+    return probe(buf[0], None, False)
 
 
-def _add_grads(a, b, create_graph, holders=None):
+_SOLE = _sole_buffer_references()
+
+
+def _add_grads(a, b, create_graph):
     """Sums two gradients for one input; without a graph to record, NumPy does it directly.
 
-    Where PyTorch would add ``b`` into ``a`` in place (``holders`` shows the buffer holds the only
-    reference to ``a``, a dense non-view), the sum carries ``a``'s version plus one: nothing else
-    can see ``a`` then, so a fresh tensor is indistinguishable and never aliases another.
+    PyTorch adds ``b`` into ``a`` in place when no graph is recorded and the buffer holds the only
+    reference to ``a`` (``use_count() == 1``), a dense tensor that is not a view; that bumps
+    ``a``'s version. Here the sum is a fresh tensor carrying ``a``'s version plus one: nothing else
+    can see ``a`` then, so the two are indistinguishable. The reference count is the same test:
+    a node's pending outputs, a captured input or the caller's gradient all hold ``a`` too.
     """
     if create_graph or a._data.shape != b._data.shape or a._data.dtype != b._data.dtype:
         return a + b
     out = _make(a._data + b._data)
-    if holders is not None:
-        entry = holders.get(id(a))
-        if entry is not None and entry[1] == 1 and a._base is None and "_zerotensor" not in a.__dict__ and all(
-                s or n <= 1 for s, n in zip(a._data.strides, a._data.shape)):
-            out._version_counter[0] = a._version_counter[0] + 1
-        _drop(holders, a)
-        _hold(holders, out)
+    if _references(a) == _SOLE and a._base is None and "_zerotensor" not in a.__dict__ and all(
+            s or n <= 1 for s, n in zip(a._data.strides, a._data.shape)):
+        out._version_counter[0] = a._version_counter[0] + 1
     return out
 
 
