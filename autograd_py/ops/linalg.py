@@ -119,7 +119,8 @@ def dot(input, other):
         raise RuntimeError(f"inconsistent tensor size, expected tensor [{n}] and src [{m}] to have the same "
                            f"number of elements, but got {n} and {m} elements respectively")
     _same_dtype(input, other, "dot")
-    out = _make(np.asarray(np.dot(input._data, other._data)))
+    # PyTorch's dot sums from +0, so a product of -0.0 comes out 0.0 (NumPy's 1-D dot keeps the sign).
+    out = _make(np.asarray(np.dot(input._data, other._data) + input._data.dtype.type(0)))
     if grad_on(input, other):
         node = DotBackward0()
         node.save(tensor=other, self=input)
