@@ -270,3 +270,14 @@ def test_an_inplace_view_op_under_no_grad_regenerates_the_views_history():
         "AsStridedBackward0", "AddBackward0", 1, (1, 3))
     (v * v).sum().backward()
     assert x.grad.flatten().tolist() == pytest.approx([-21.36, 9.92, -22.48])
+
+
+def test_copy_from_its_own_memory_skips_the_overlap_check():
+    # PyTorch's copy_ returns early when src is the written-to tensor itself, even an expanded one;
+    # autograd still records the write (version 1, the view's history regenerated).
+    y = torch.tensor([2.0], requires_grad=True).clone().expand(2)
+    y.copy_(y)
+    assert (y._version, y.grad_fn.name(), y.tolist()) == (1, "AsStridedBackward0", [2.0, 2.0])
+    z = torch.zeros(1).expand(3)
+    with pytest.raises(RuntimeError, match="more than one element of the written-to tensor"):
+        z.copy_(z.clone())

@@ -373,8 +373,18 @@ def copy_(t, src):
         # PyTorch's copy_ gives an integer or bool tensor no history, even from one that requires
         # grad (fill_ with a tensor value does record FillBackward3 there).
         with grad_mode.no_grad():
-            return apply(t, copy, src)
-    return apply(t, copy, src)
+            return apply(t, copy, src, overlap_ok=_same_data(t, src))
+    # PyTorch's copy_ returns early, before its overlap checks, when src is t's very memory.
+    return apply(t, copy, src, overlap_ok=_same_data(t, src))
+
+
+def _same_data(t, src):
+    """True when ``src`` reads exactly the memory ``t`` would write (same start, sizes, strides, dtype)."""
+    if not isinstance(src, Tensor):
+        return False
+    a, b = t._data, src._data
+    return (a.dtype == b.dtype and a.shape == b.shape and a.strides == b.strides
+            and a.__array_interface__["data"][0] == b.__array_interface__["data"][0])
 
 
 class FillBackward3(Node):
