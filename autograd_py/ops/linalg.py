@@ -137,7 +137,8 @@ class MvBackward0(Node):
     def backward(self, grad):
         ga = gb = None
         if self._next_functions[0][0] is not None:
-            ga = unsqueeze(grad, -1) * unsqueeze(self.saved("vec"), 0)
+            # derivatives.yaml's grad.ger(vec): outer reshapes grad to a column
+            ga = reshape(grad, grad._data.shape + (1,)) * self.saved("vec")
         if self._next_functions[1][0] is not None:
             m = self.saved("self")
             # derivatives.yaml's self.t().mv(grad); a batched grad (vectorized jacobian) goes through matmul

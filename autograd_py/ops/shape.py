@@ -337,7 +337,16 @@ class SqueezeBackward0(Node):
     keeps = ("self_sym_sizes",)
 
     def backward(self, grad):
-        return reshape(grad, batched(grad, self.shape))
+        # FunctionsManual's unsqueeze_to: unsqueeze back each removed size-1 dim (a no-op squeeze
+        # passes grad through), in the grad's own batched dims
+        shape, dim = self.shape, self.dim
+        dims = range(len(shape)) if dim is None else {_wrap_dim(d, len(shape)) for d in
+                                                      ((dim,) if isinstance(dim, int) else dim)}
+        nb = batch_ndim[0]
+        for i in sorted(dims):
+            if i < len(shape) and shape[i] == 1:  # a 0-dim input's dim 0 has no size
+                grad = unsqueeze(grad, nb + i)
+        return grad
 
 
 class SqueezeBackward1(SqueezeBackward0):
