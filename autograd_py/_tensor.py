@@ -141,7 +141,9 @@ class Tensor:
 
     @property
     def grad(self):
-        if self._grad_fn is not None and not self._retains_grad and self._grad is None:
+        # A stale view still holds its old grad_fn in PyTorch (regenerated only when read): not a leaf.
+        fn = self._grad_fn if "_stale_view" not in self.__dict__ else self._stale_view[0]
+        if fn is not None and not self._retains_grad and self._grad is None:
             warnings.warn(NON_LEAF_GRAD_WARNING, UserWarning, stacklevel=2)
         return self._grad
 

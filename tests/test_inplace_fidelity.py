@@ -2,6 +2,8 @@
 
 Each expectation was read off real PyTorch; the cases come from divergences the difftest generator found.
 """
+import warnings
+
 import pytest
 
 import autograd_py as torch
@@ -281,3 +283,20 @@ def test_copy_from_its_own_memory_skips_the_overlap_check():
     z = torch.zeros(1).expand(3)
     with pytest.raises(RuntimeError, match="more than one element of the written-to tensor"):
         z.copy_(z.clone())
+
+
+def test_grad_of_a_stale_view_warns_as_a_non_leaf():
+    # The view's grad_fn is only regenerated (here: raises) when read; PyTorch's .grad still sees a non-leaf.
+    v0 = torch.tensor([[-0.05]], dtype=torch.float64, requires_grad=True)
+    v1 = v0.split(1, -2)[0]
+    with torch.no_grad():
+        v0.pow_(2)
+    with pytest.warns(UserWarning, match="is not a leaf Tensor is being accessed"):
+        assert v1.grad is None
+    b = torch.tensor([1.0, 2.0], requires_grad=True).clone()
+    with torch.no_grad():
+        w = b[:1]  # no history: stays a leaf after its base is written
+    b.mul_(2)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        assert w.grad is None
