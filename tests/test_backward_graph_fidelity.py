@@ -38,3 +38,18 @@ def test_mv_backward_takes_the_outer_product_of_a_reshaped_gradient():
     gm, gv = torch.autograd.grad((m.mv(v) ** 2).sum(), (m, v), create_graph=True)
     assert _names(gm) == ("MulBackward0", ["ViewBackward0", "torch::autograd::AccumulateGrad"])
     assert gm.tolist() == [[-2.0, 2.0], [-2.0, 2.0]]
+
+
+@pytest.mark.parametrize("kwargs, xs, ws", [
+    ({}, (2, 3, 8), (4, 3, 3)),
+    ({"groups": 3, "dilation": 2}, (2, 3, 8), (6, 1, 3)),
+    ({"stride": 2, "padding": 1}, (2, 3, 7), (4, 3, 3)),
+])
+def test_conv_double_backward_gives_the_weight_a_view_never_added_into_in_place(kwargs, xs, ws):
+    torch.manual_seed(0)
+    x = torch.randn(*xs, dtype=torch.float64, requires_grad=True)
+    w = torch.randn(*ws, dtype=torch.float64, requires_grad=True)
+    y = torch.nn.functional.conv1d(x, w, **kwargs)
+    gs = torch.autograd.grad((y * y).sum(), [x, w], create_graph=True)
+    gg = torch.autograd.grad(sum(g.sum() for g in gs), [x, w])
+    assert [g._version for g in gg] == [1, 0]  # x: two fresh gradients summed in place; w: one is a view

@@ -6,7 +6,7 @@ any order follow, as in PyTorch. The arithmetic is in ``_conv_numpy``.
 """
 from .._warn import warn_once
 from ..node import Node
-from ..ops.base import Tensor, _make, grad_on, np, record, record_outputs
+from ..ops.base import Tensor, _make, as_view, grad_on, np, record, record_outputs
 from ..ops.shape import expand, reshape, squeeze, unsqueeze
 from . import _conv_numpy as K
 from ._activation_ops import constant_pad_nd
@@ -59,7 +59,19 @@ class ConvolutionBackwardBackward0(Node):
             g_x = convolution_backward(grad, x, gg_weight, self, (True, False, False))[0]
         if needs[2] and gg_input is not None:
             g_w = convolution_backward(grad, gg_input, w, self, (False, True, False))[1]
+            if not g_w._requires_grad:
+                g_w = _as_result_view(g_w._data, self.groups)
         return g_grad, g_x, g_w
+
+
+def _as_result_view(data, groups):
+    """PyTorch's double backward gets this weight gradient as a view (``conv(ggI^T, gO^T)`` transposed
+    back, or per-group results narrowed), so the engine never adds another gradient into it in place."""
+    if groups == 1:
+        base = _make(np.ascontiguousarray(data.swapaxes(0, 1)))
+        return as_view(_make(base._data.swapaxes(0, 1)), base)
+    base = _make(data)
+    return as_view(_make(data.view()), base)
 
 
 def convolution(input, weight, bias, params):
