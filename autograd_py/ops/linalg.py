@@ -217,30 +217,65 @@ def matmul(input, other):
         return view_(mm(unsqueeze(input, 0), other), squeeze, 0)
     if da == 2 and db == 2:
         return mm(input, other)
-    if da >= 3 and db <= 2 and (other._requires_grad or _leading_dims_contiguous(input._data)):
-        # Fold the batch into the rows and run one mm/mv, as PyTorch does (a linear layer's forward).
-        folded = reshape(input, (-1, input._data.shape[-1]))
-        out = mm(folded, other) if db == 2 else mv(folded, other)
-        return _unsafe_view(out, input._data.shape[:-1] + other._data.shape[1:])
-    a = unsqueeze(input, 0) if da == 1 else input
-    b = unsqueeze(other, -1) if db == 1 else other
-    if a._data.shape[-1] != b._data.shape[-2]:
-        raise RuntimeError(f"Expected size for first two dimensions of batch2 tensor to be: "
-                           f"[{a._data.shape[0]}, {a._data.shape[-1]}] but got: [{b._data.shape[0]}, "
-                           f"{b._data.shape[-2]}].")
-    out = matmul_batched(a, b)
-    if db == 1:
-        out = squeeze(out, -1)
-    # One _unsafe_view on top, which also drops the row dim a 1-D input was given.
-    shape = (np.broadcast_shapes(a._data.shape[:-2], b._data.shape[:-2])
-             + (input._data.shape[-2:-1] if da > 1 else ()) + (other._data.shape[-1:] if db > 1 else ()))
-    return _unsafe_view(out, shape)
+    if _should_fold(input, other):
+        return _matmul_folded(input, other)
+    return _matmul_bmm(input, other)
 
 
-def _leading_dims_contiguous(data):
-    """True when ``data`` can be viewed as (-1, last dim) without a copy."""
-    strides = [s // data.itemsize for s in data.strides]
+def _should_fold(a, b):
+    """PyTorch's should_fold: a >=3-D operand times a 1-D/2-D one runs as one mm/mv on the big operand
+    folded to rows, when the small one requires grad or the fold needs no copy."""
+    big = a if a._data.ndim >= b._data.ndim else b
+    small = b if big is a else a
+    if big._data.ndim < 3 or small._data.ndim > 2:
+        return False
+    if small._requires_grad:
+        return True  # keeps the small operand's gradient a plain mm, at the price of a copy here
+    if a._data.ndim == 2:
+        return False  # 2-D @ >=3-D: the folded result would need a transposed copy
+    data = big._data if big is a else np.swapaxes(big._data, -1, -2)
+    strides = [st // data.itemsize for st in data.strides]
     return data.size == 0 or all(strides[i] == strides[i + 1] * data.shape[i + 1] for i in range(data.ndim - 2))
+
+
+def _matmul_folded(input, other):
+    flip = other._data.ndim > input._data.ndim  # fold the right operand through transposes
+    t1 = transpose(other, -1, -2) if flip else input
+    t2 = (t(input) if input._data.ndim == 2 else input) if flip else other
+    out_shape = t1._data.shape[:-1]
+    folded = reshape(t1, (int(np.prod(out_shape)), t1._data.shape[-1]))
+    if t2._data.ndim == 1:
+        return _unsafe_view(mv(folded, t2), out_shape)
+    out = _unsafe_view(mm(folded, t2), out_shape + t2._data.shape[1:])
+    if flip:
+        from .shape import contiguous
+        return contiguous(transpose(out, -1, -2))
+    return out
+
+
+def _matmul_bmm(input, other):
+    """The general case: both operands expanded to the broadcast batch, folded to 3-D, one bmm."""
+    from .base import check_broadcast
+    sa, sb = input._data.shape, other._data.shape
+    da, db = len(sa), len(sb)
+    n, m1 = (sa[-2] if da > 1 else 1), sa[-1]
+    m2, p = (sb[-2] if db > 1 else sb[0]), (sb[-1] if db > 1 else 1)
+    batch1, batch2 = sa[:max(da - 2, 0)], sb[:max(db - 2, 0)]
+    if da == 3 and db == 3 and batch1[0] != batch2[0]:
+        # A batch of one that requires grad is squeezed rather than expanded (a smaller gradient).
+        if batch1[0] == 1 and input._requires_grad:
+            return matmul(squeeze(input, 0), other)
+        if batch2[0] == 1 and other._requires_grad:
+            return matmul(input, squeeze(other, 0))
+    check_broadcast(batch1, batch2)
+    batch = tuple(np.broadcast_shapes(batch1, batch2))
+    size = int(np.prod(batch))
+    a = reshape(expand(input, batch + (n, m1)), (size, n, m1))
+    if db == 1:
+        b = unsqueeze(reshape(expand(other, batch + (m2,)), (size, m2)), 2)
+        return _unsafe_view(squeeze(bmm(a, b), -1), batch + ((n,) if da > 1 else ()))
+    b = reshape(expand(other, batch + (m2, p)), (size, m2, p))
+    return _unsafe_view(bmm(a, b), batch + ((n,) if da > 1 else ()) + (p,))
 
 
 class UnsafeViewBackward0(Node):
