@@ -53,3 +53,18 @@ def test_conv_double_backward_gives_the_weight_a_view_never_added_into_in_place(
     gs = torch.autograd.grad((y * y).sum(), [x, w], create_graph=True)
     gg = torch.autograd.grad(sum(g.sum() for g in gs), [x, w])
     assert [g._version for g in gg] == [1, 0]  # x: two fresh gradients summed in place; w: one is a view
+
+
+@pytest.mark.parametrize("pool, shape", [
+    (lambda x: torch.nn.functional.avg_pool2d(x, 2), (1, 2, 4, 4)),
+    (lambda x: torch.nn.functional.avg_pool1d(x, 2), (1, 2, 6)),
+    (lambda x: torch.nn.functional.adaptive_avg_pool1d(x, 3), (1, 2, 6)),
+    (lambda x: torch.nn.functional.adaptive_avg_pool2d(x, 2), (1, 2, 4, 4)),
+    (lambda x: torch.nn.functional.max_pool2d(x, 2), (1, 2, 4, 4)),
+])
+def test_pool_double_backward_zeros_for_the_input_are_written_and_then_added_into(pool, shape):
+    x = torch.ones(*shape, requires_grad=True)
+    y = pool(x)
+    g1, = torch.autograd.grad((y * y).sum(), x, create_graph=True)
+    gg, = torch.autograd.grad(g1.sum(), x)
+    assert (g1._version, gg._version) == (0, 2)

@@ -5,6 +5,7 @@ the backward the same with the matrices transposed; the backward's own backward 
 """
 from ..node import Node
 from ..ops.base import _make, grad_on, np, record
+from ._pool_ops import zeros_for_self
 
 
 def _adaptive_matrix(size, out, dtype):
@@ -35,7 +36,7 @@ class AdaptiveAvgPool2DBackwardBackward0(Node):
     supports_batched = False
 
     def backward(self, grad):
-        return _adaptive_avg_pool2d(grad, self.out_hw), _make(np.zeros(self.input_shape, grad._data.dtype))
+        return _adaptive_avg_pool2d(grad, self.out_hw), zeros_for_self(self.input_shape, grad._data.dtype)
 
 
 def adaptive_avg_pool2d_backward(grad, input):

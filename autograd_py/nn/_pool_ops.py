@@ -5,7 +5,7 @@ backward pools again, so ``create_graph`` works; as in PyTorch, the gradient of 
 for the pooled input itself is zero. Inputs are ``(C, H, W)`` or ``(N, C, H, W)``.
 """
 from ..node import Node
-from ..ops.base import _make, grad_on, np, record
+from ..ops.base import _make, grad_on, np, record, written_in_place
 from ..ops.reduction import gather
 from ..ops.shape import reshape
 from . import _conv_numpy as K
@@ -128,7 +128,13 @@ class MaxPool2DWithIndicesBackwardBackward0(Node):
         indices = self.saved("indices")
         flat = reshape(grad, grad._data.shape[:-2] + (-1,))
         picked = gather(flat, -1, reshape(indices, indices._data.shape[:-2] + (-1,)))
-        return reshape(picked, indices._data.shape), _make(np.zeros(self.input_shape, grad._data.dtype))
+        return reshape(picked, indices._data.shape), zeros_for_self(self.input_shape, grad._data.dtype)
+
+
+def zeros_for_self(shape, dtype):
+    """The pool double backwards' ``zeros_like(self)``: PyTorch's comes back at version 1 (filled by a
+    ``zero_()``), so a gradient added into it in place shows version 2."""
+    return written_in_place(_make(np.zeros(shape, dtype)))
 
 
 def max_pool2d_with_indices_backward(grad, input, indices):
@@ -235,7 +241,7 @@ class AvgPool2DBackwardBackward0(Node):
     supports_batched = False
 
     def backward(self, grad):
-        return _avg_pool2d(grad, self), _make(np.zeros(self.input_shape, grad._data.dtype))
+        return _avg_pool2d(grad, self), zeros_for_self(self.input_shape, grad._data.dtype)
 
 
 def avg_pool2d_backward(grad, input, params):
