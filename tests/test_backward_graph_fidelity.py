@@ -68,3 +68,17 @@ def test_pool_double_backward_zeros_for_the_input_are_written_and_then_added_int
     g1, = torch.autograd.grad((y * y).sum(), x, create_graph=True)
     gg, = torch.autograd.grad(g1.sum(), x)
     assert (g1._version, gg._version) == (0, 2)
+
+
+@pytest.mark.parametrize("create_graph", [False, True])
+def test_a_regenerated_views_backward_copies_into_a_zero_storage_and_hands_back_a_view(create_graph):
+    x = torch.ones(5, 4, dtype=torch.float64, requires_grad=True)
+    v = x[::2, 1::2]
+    with torch.no_grad():
+        x.exp_()
+    g, = torch.autograd.grad((v * v).sum(), x, create_graph=create_graph)
+    assert g._version == 1 and g._base is not None and abs(g.sum().item() - 12 * 2.718281828459045) < 1e-9
+    if create_graph:
+        assert _names(g) == ("AsStridedBackward0", ["torch::autograd::CopySlices"])
+        gg, = torch.autograd.grad(g.sum(), x)
+        assert gg.sum().item() == 12.0

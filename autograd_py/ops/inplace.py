@@ -205,15 +205,26 @@ class AsStridedScatterBackward0(Node):
 
 def _embed_view(grad, shape, view_fn, np_view_fn):
     """A zero tensor of the base's ``shape`` holding ``grad`` where the view reads from."""
+    index = view_indices(shape, np_view_fn).reshape(-1)
+    if grad._data.size and np.unique(index).size == index.size:
+        # as_strided_backward without overlap: the gradient copied into its part of a zero storage
+        # (CopySlices, version 1), handed back as a view of that storage (never added into in place)
+        storage = _make(np.zeros(shape, dtype=grad._data.dtype))
+        copy_(_strided_view(storage, shape, view_fn, np_view_fn), grad)
+        return _strided_view(storage, shape, _same, _same)
     data = np.zeros(shape, dtype=grad._data.dtype)
     # Summed where view elements share a base element (an expanded view), as as_strided_backward.
-    np.add.at(data.reshape(-1), view_indices(shape, np_view_fn).reshape(-1), grad._data.reshape(-1))
+    np.add.at(data.reshape(-1), index, grad._data.reshape(-1))
     out = _make(data)
     if grad_on(grad):
         node = AsStridedScatterBackward0()
         node.view_fn = view_fn
         record(out, node, (grad,))
     return out
+
+
+def _same(x):
+    return x
 
 
 def _refresh_views(root, skip=None):
