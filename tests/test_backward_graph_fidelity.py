@@ -82,3 +82,15 @@ def test_a_regenerated_views_backward_copies_into_a_zero_storage_and_hands_back_
         assert _names(g) == ("AsStridedBackward0", ["torch::autograd::CopySlices"])
         gg, = torch.autograd.grad(g.sum(), x)
         assert gg.sum().item() == 12.0
+
+
+def test_a_regenerated_expanded_views_backward_sums_the_expanded_dims_before_the_copy():
+    x = torch.tensor([[1.0, 2.0, 3.0]], requires_grad=True)
+    v = x.expand(2, 3)
+    with torch.no_grad():
+        x.t().add_(torch.tensor([[1.0]]))
+    g, = torch.autograd.grad((v * v).sum(), x, create_graph=True)
+    assert _names(g) == ("AsStridedBackward0", ["torch::autograd::CopySlices"]) and g._version == 1
+    assert g.tolist() == [[8.0, 12.0, 16.0]]
+    gg, = torch.autograd.grad(g.sum(), x)
+    assert gg.tolist() == [[4.0, 4.0, 4.0]]

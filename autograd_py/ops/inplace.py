@@ -205,10 +205,19 @@ class AsStridedScatterBackward0(Node):
 
 def _embed_view(grad, shape, view_fn, np_view_fn):
     """A zero tensor of the base's ``shape`` holding ``grad`` where the view reads from."""
-    index = view_indices(shape, np_view_fn).reshape(-1)
-    if grad._data.size and np.unique(index).size == index.size:
+    indices = view_indices(shape, np_view_fn)
+    index = indices.reshape(-1)
+    # Expanded (stride-0) dims are summed out of the gradient first, as as_strided_backward does.
+    expanded = tuple(d for d in range(indices.ndim) if indices.shape[d] > 1 and not np.diff(indices, axis=d).any())
+    first = tuple(slice(0, 1) if d in expanded else slice(None) for d in range(indices.ndim))
+    rest = indices[first].reshape(-1)
+    if grad._data.size and np.unique(rest).size == rest.size:
         # as_strided_backward without overlap: the gradient copied into its part of a zero storage
         # (CopySlices, version 1), handed back as a view of that storage (never added into in place)
+        if expanded:
+            from .reduction import sum as _sum
+            grad = _sum(grad, expanded, keepdim=True)
+            view_fn, np_view_fn = _first_of(view_fn, first), _first_of(np_view_fn, first)
         storage = _make(np.zeros(shape, dtype=grad._data.dtype))
         copy_(_strided_view(storage, shape, view_fn, np_view_fn), grad)
         return _strided_view(storage, shape, _same, _same)
@@ -225,6 +234,10 @@ def _embed_view(grad, shape, view_fn, np_view_fn):
 
 def _same(x):
     return x
+
+
+def _first_of(view_fn, first):
+    return lambda x: view_fn(x)[first]
 
 
 def _refresh_views(root, skip=None):
