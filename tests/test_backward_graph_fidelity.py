@@ -94,3 +94,13 @@ def test_a_regenerated_expanded_views_backward_sums_the_expanded_dims_before_the
     assert g.tolist() == [[8.0, 12.0, 16.0]]
     gg, = torch.autograd.grad(g.sum(), x)
     assert gg.tolist() == [[4.0, 4.0, 4.0]]
+
+
+@pytest.mark.parametrize("n, key", [(0, slice(None, None, 2)), (3, slice(3, None))])
+def test_a_regenerated_empty_views_backward_is_plain_written_zeros(n, key):
+    x = torch.zeros(n, dtype=torch.float64, requires_grad=True)
+    v = x[key]
+    with torch.no_grad():
+        x.neg_()
+    g, = torch.autograd.grad((v * v).sum(), x, create_graph=True)
+    assert g.grad_fn is None and not g.requires_grad and g._version == 1 and g.tolist() == [0.0] * n

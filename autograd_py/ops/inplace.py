@@ -9,7 +9,7 @@ import warnings
 from .. import grad_mode
 from ..node import Node, SavedTensor
 from ..saved_tensor import FREED_MESSAGE, before_write
-from .base import Tensor, _make, grad_on, np, record
+from .base import Tensor, _make, grad_on, np, record, written_in_place
 from .shape import view_indices
 from .view_meta import check_write, mark_stale
 
@@ -205,13 +205,15 @@ class AsStridedScatterBackward0(Node):
 
 def _embed_view(grad, shape, view_fn, np_view_fn):
     """A zero tensor of the base's ``shape`` holding ``grad`` where the view reads from."""
+    if not grad._data.size:  # as_strided_backward hands back plain zeros, written by a zero_()
+        return written_in_place(_make(np.zeros(shape, dtype=grad._data.dtype)))
     indices = view_indices(shape, np_view_fn)
     index = indices.reshape(-1)
     # Expanded (stride-0) dims are summed out of the gradient first, as as_strided_backward does.
     expanded = tuple(d for d in range(indices.ndim) if indices.shape[d] > 1 and not np.diff(indices, axis=d).any())
     first = tuple(slice(0, 1) if d in expanded else slice(None) for d in range(indices.ndim))
     rest = indices[first].reshape(-1)
-    if grad._data.size and np.unique(rest).size == rest.size:
+    if np.unique(rest).size == rest.size:
         # as_strided_backward without overlap: the gradient copied into its part of a zero storage
         # (CopySlices, version 1), handed back as a view of that storage (never added into in place)
         if expanded:
