@@ -104,3 +104,11 @@ def test_a_regenerated_empty_views_backward_is_plain_written_zeros(n, key):
         x.neg_()
     g, = torch.autograd.grad((v * v).sum(), x, create_graph=True)
     assert g.grad_fn is None and not g.requires_grad and g._version == 1 and g.tolist() == [0.0] * n
+
+
+def test_index_add_scales_the_source_gradient_by_alpha_as_a_scalar_multiply():
+    x = torch.zeros(3, 2, requires_grad=True)
+    src = torch.ones(4, 2, requires_grad=True)
+    y = x.index_add(0, torch.tensor([2, 0, 2, 1]), src, alpha=2)
+    gx, gs = torch.autograd.grad((y * y).sum(), [x, src], create_graph=True)
+    assert gs.grad_fn.name() == "MulBackward1" and gs.tolist() == [[16.0] * 2, [8.0] * 2, [16.0] * 2, [8.0] * 2]

@@ -301,7 +301,8 @@ class IndexAddBackward0(Node):
         shape = g_source._data.shape[:batch_ndim[0]] + self.source_shape
         # derivatives.yaml: grad.index_select(dim, index).expand_as(source); a 0-dim source reshapes.
         g_source = expand(g_source, shape) if g_source._data.ndim == len(shape) else g_source.reshape(shape)
-        return g_self, (g_source if self.alpha == 1 else g_source * self.alpha)
+        from .pointwise import mul_scalar  # maybe_multiply(..., alpha): mul.Scalar, MulBackward1
+        return g_self, (g_source if self.alpha == 1 else mul_scalar(g_source, self.alpha))
 
 
 @numpy_names
