@@ -19,6 +19,7 @@ import argparse
 import functools
 import http.server
 import json
+import os
 import statistics
 import sys
 import threading
@@ -34,7 +35,7 @@ from autograd_py.playground import graph, trace  # noqa: E402
 from autograd_py.playground import Session  # noqa: E402
 from autograd_py.playground.views import PassRecorder  # noqa: E402
 
-DIST = REPO / "web" / "dist"
+DIST = Path(os.environ.get("PLAYGROUND_DIST") or REPO / "web" / "dist")
 CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
                  "--disable-background-networking", "--disable-component-update", "--disable-sync"]
 

@@ -9,6 +9,7 @@ session and the tests share it.
 
 import functools
 import http.server
+import os
 import sys
 import threading
 from pathlib import Path
@@ -17,7 +18,9 @@ import pytest
 from playground_helpers import PlaygroundPage
 
 REPO = Path(__file__).resolve().parents[2]
-DIST = REPO / "web" / "dist"
+# PLAYGROUND_DIST lets several people test their own builds side by side
+# (`python web/build/build_site.py --out DIR`); the default is the one build.
+DIST = Path(os.environ.get("PLAYGROUND_DIST") or REPO / "web" / "dist")
 RESULTS = REPO / "test-results"
 CHROMIUM = "/usr/bin/chromium"
 CHROMIUM_ARGS = [
