@@ -73,6 +73,7 @@ class Tensor:
     _detached_from = None
     _is_param = False
     _creation_meta = None  # how a view was made, when autograd must refuse some writes (ops.view_meta)
+    _rg_from_base = False  # a view without history that requires grad only because its base does
     __array_priority__ = 1000  # so ndarray + Tensor defers to Tensor.__radd__
 
     def __init__(self, *args, dtype=None, requires_grad=False):
@@ -113,9 +114,16 @@ class Tensor:
             raise RuntimeError(grad_mode.INFERENCE_REQUIRES_GRAD)
         if requires_grad and self._data.dtype.kind not in "fc":
             raise RuntimeError("only Tensors of floating point dtype can require gradients")
-        if not requires_grad and self._base is not None and self._base._requires_grad:
-            return self  # a view requires grad while its base does (a no_grad view: no history)
+        if self._base is not None and self._base._requires_grad:
+            # A view requires grad while its base does; its own flag decides only whether it
+            # has an accumulator (PyTorch's requires_grad_ on a view without history).
+            self._requires_grad, self._rg_from_base = True, not requires_grad
+            return self
         self._requires_grad = bool(requires_grad)
+        self._rg_from_base = False
+        views = self.__dict__.get("_views")
+        if views:
+            _follow_base(views, self._requires_grad)
         return self
 
     @property
@@ -468,6 +476,20 @@ def _make(data, requires_grad=False):
 
 _new = object.__new__
 _inference = grad_mode._inference
+
+
+def _follow_base(views, flag):
+    """The base's ``requires_grad`` changed: its views without history (and without a flag of
+    their own) follow it, as PyTorch's view ``requires_grad()`` reads the base's."""
+    for ref in views:
+        v = ref()
+        if v is None or v._grad_fn is not None:
+            continue
+        if v._rg_from_base or not v._requires_grad:
+            v._requires_grad = v._rg_from_base = flag
+        if flag and "_version_moved" in v.__dict__:  # written since it was taken: regenerated on read
+            from .ops.inplace import regenerate
+            regenerate(v, v._base)
 
 
 def _rebuild(data, requires_grad):

@@ -51,7 +51,7 @@ def _edges(node, inputs, like=None):
             check = like is None
             if fn is not None:
                 edges.append((fn, t._output_nr))
-            elif t._creation_meta is None:
+            elif t._creation_meta is None and not t._rg_from_base:
                 acc = t._accumulator or t._get_accumulator()
                 edges.append((acc, 0))
                 if acc.shape != shape:  # reshaped in place since: PyTorch checks the shape it had then
@@ -69,11 +69,15 @@ def _edges(node, inputs, like=None):
 
 
 def _view_edge(t):
-    """A view made under no_grad has no history and no accumulator: PyTorch gives it no edge."""
+    """A view without history that requires grad through its base (made under no_grad, or before
+    the base's ``requires_grad_()``) has no accumulator: PyTorch gives it no edge, unless the view
+    itself was given ``requires_grad_()``."""
     if "_stale_view" in t.__dict__:
         from .view_meta import stale_error
         raise stale_error(t)
-    return _NO_EDGE
+    if t._rg_from_base:
+        return _NO_EDGE
+    return (t._accumulator or t._get_accumulator(), 0)
 
 
 def record(out, node, inputs):
@@ -115,7 +119,7 @@ def as_view(out, base):
     if not grad_mode._state[0]:
         meta = "inference" if meta == "inference" or grad_mode._inference[0] else "no_grad"
         if base._requires_grad:
-            out._requires_grad = True
+            out._requires_grad = out._rg_from_base = True
     if meta is not None:
         out._creation_meta = meta
     return out

@@ -244,10 +244,17 @@ def _first_of(view_fn, first):
 
 def _refresh_views(root, skip=None):
     """Points every live view of ``root`` at the root's current history, since the write may have
-    changed what the views read (the written view itself included, as in PyTorch)."""
-    while root._detached_from is not None:  # detach() shares the version counter: its writes count
+    changed what the views read (the written view itself included, as in PyTorch). detach() shares
+    the version counter, so the views of the tensor it was detached from see the write too."""
+    while True:
+        _refresh(root, skip)
         src = root._detached_from
+        if src is None:
+            return
         root = src._base if src._base is not None else src
+
+
+def _refresh(root, skip):
     views = root.__dict__.get("_views")
     if not views:
         return
@@ -257,19 +264,30 @@ def _refresh_views(root, skip=None):
         if v is None or v._base is not root:
             continue
         live.append(ref)
-        if v is skip or (v._grad_fn is None and not root._requires_grad):
-            continue  # PyTorch regenerates only views that have (or whose base has) history
-        if v._creation_meta is not None:
-            mark_stale(v)  # a no_grad/inference/multi-output view cannot be regenerated: reading it raises
+        if v is skip:
             continue
-        node = AsStridedBackward0()
-        node.shape, node.view_fn, node.np_view_fn = root._data.shape, v._view_fn, v._np_view_fn
-        old_fn, old_nr = v._grad_fn, v._output_nr
-        record(v, node, (root,))
-        v._output_nr = 0
-        if v._retains_grad:
-            _move_retain_grad(v, old_fn, old_nr)
+        if v._grad_fn is None and not root._requires_grad:
+            # PyTorch regenerates a view lazily, once its base requires grad (requires_grad_ later)
+            v._version_moved = True
+            continue
+        regenerate(v, root)
     views[:] = live
+
+
+def regenerate(v, root):
+    """Gives the view ``v`` PyTorch's regenerated history: AsStridedBackward0 reading it out of its
+    root base's current history."""
+    v.__dict__.pop("_version_moved", None)
+    if v._creation_meta is not None:
+        mark_stale(v)  # a no_grad/inference/multi-output view cannot be regenerated: reading it raises
+        return
+    node = AsStridedBackward0()
+    node.shape, node.view_fn, node.np_view_fn = root._data.shape, v._view_fn, v._np_view_fn
+    old_fn, old_nr = v._grad_fn, v._output_nr
+    record(v, node, (root,))
+    v._output_nr = 0
+    if v._retains_grad:
+        _move_retain_grad(v, old_fn, old_nr)
 
 
 def _move_retain_grad(t, old_fn, old_nr):
