@@ -112,3 +112,15 @@ def test_index_add_scales_the_source_gradient_by_alpha_as_a_scalar_multiply():
     y = x.index_add(0, torch.tensor([2, 0, 2, 1]), src, alpha=2)
     gx, gs = torch.autograd.grad((y * y).sum(), [x, src], create_graph=True)
     assert gs.grad_fn.name() == "MulBackward1" and gs.tolist() == [[16.0] * 2, [8.0] * 2, [16.0] * 2, [8.0] * 2]
+
+
+def test_a_node_without_a_derivative_runs_first_and_raises_before_leaves_accumulate():
+    # PyTorch builds its NotImplemented node without a sequence number (the maximum): of the ready
+    # nodes it runs first, so x.grad stays None although StdBackward0 was ready before it.
+    x = torch.tensor([2.0, 0.61, 1.52], requires_grad=True)
+    q = (torch.tensor([-2.72, 0.86], requires_grad=True) * 3) // 2
+    y = x.std() - q.amax()
+    assert q.grad_fn.name() == "torch::autograd::NotImplemented"
+    with pytest.raises(RuntimeError, match="derivative for aten::floor_divide is not implemented"):
+        (y * y).backward()
+    assert x.grad is None

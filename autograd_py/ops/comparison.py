@@ -210,6 +210,12 @@ class FmodBackward1(RemainderBackward1):
 class _NotImplemented(Node):
     """PyTorch's node for an op without a derivative: backward through it raises."""
 
+    def __init__(self):
+        super().__init__()
+        # PyTorch's error nodes are built without a sequence number (the maximum, like a leaf's
+        # accumulator), so the engine runs one, and raises, before any other ready node.
+        self._seq = float("inf")
+
     def backward(self, grad):
         raise RuntimeError(f"derivative for aten::{self.op} is not implemented")
 
