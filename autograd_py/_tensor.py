@@ -74,6 +74,9 @@ class Tensor:
     _is_param = False
     _creation_meta = None  # how a view was made, when autograd must refuse some writes (ops.view_meta)
     _rg_from_base = False  # a view without history that requires grad only because its base does
+    # PyTorch keeps sizes inline; a tensor squeezed to 0-dim in place (max(dim)'s output, squeeze_)
+    # still holds its old first size there, and ``x[9]`` on it reports that size.
+    _size0_slot = 0
     __array_priority__ = 1000  # so ndarray + Tensor defers to Tensor.__radd__
 
     def __init__(self, *args, dtype=None, requires_grad=False):
@@ -88,7 +91,9 @@ class Tensor:
     @property
     def data(self):
         """The same storage, outside autograd: changes through it are not tracked (nor versioned)."""
-        return _make(self._data)
+        out = _make(self._data)
+        out._size0_slot = self._size0_slot
+        return out
 
     @data.setter
     def data(self, value):
@@ -381,6 +386,7 @@ class Tensor:
         out = _make(self._data)
         out._version_counter = self._version_counter
         out._detached_from = self
+        out._size0_slot = self._size0_slot
         return out
 
     def detach_(self):

@@ -195,7 +195,8 @@ def getitem(input, key):
     nd = input._data.ndim
     if key.__class__ is int and not nd:
         # PyTorch's single-index path: only index 0 gets the hint; tuples say "too many indices".
-        raise IndexError(ZERO_DIM_INDEX if key == 0 else f"index {key} is out of bounds for dimension 0 with size 0")
+        raise IndexError(ZERO_DIM_INDEX if key == 0 else
+                         f"index {key} is out of bounds for dimension 0 with size {input._size0_slot}")
     if key.__class__ is slice:
         if not nd:
             raise IndexError("slice() cannot be applied to a 0-dim tensor.")

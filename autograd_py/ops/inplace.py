@@ -342,6 +342,8 @@ def view_(t, op, *args):
     old_shape = t._data.shape
     out = op(t, *args)
     t._data = out._data
+    if old_shape and not out._data.ndim:
+        t._size0_slot = old_shape[0]
     t._version_counter[0] += 1
     if "_view_fn" in t.__dict__:
         t._view_fn, t._np_view_fn = out._view_fn, out._np_view_fn

@@ -290,6 +290,9 @@ def _extreme(input, dim, keepdim, np_arg, np_val, name, full_cls, dim_cls):
         values, idx = values.reshape(input._data.shape[:d] + input._data.shape[d + 1:]), \
             idx.reshape(input._data.shape[:d] + input._data.shape[d + 1:])
     out, indices = _make(values), _make(idx.astype(np.int64))
+    if not values.ndim and input._data.ndim:
+        # PyTorch makes the keepdim shape, then squeezes it in place (see Tensor._size0_slot).
+        out._size0_slot = indices._size0_slot = 1
     if grad_on(input):
         node = dim_cls()
         node.dim = dim

@@ -44,7 +44,8 @@ def setitem(input, key, value):
             _copy_to(unsqueeze(input, 0), value)
         return
     if cls is int and not nd:
-        raise IndexError(ZERO_DIM_INDEX if key == 0 else f"index {key} is out of bounds for dimension 0 with size 0")
+        raise IndexError(ZERO_DIM_INDEX if key == 0 else
+                         f"index {key} is out of bounds for dimension 0 with size {input._size0_slot}")
     if cls is slice and not nd:
         raise IndexError("slice() cannot be applied to a 0-dim tensor.")
     basic, placed = index_key.split(index_key.items(key), nd)
