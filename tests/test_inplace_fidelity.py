@@ -300,3 +300,40 @@ def test_grad_of_a_stale_view_warns_as_a_non_leaf():
     with warnings.catch_warnings():
         warnings.simplefilter("error")
         assert w.grad is None
+
+
+def test_a_masked_write_into_an_expanded_tensor_writes_only_the_masked_elements():
+    e = torch.tensor([1]).unsqueeze(0).expand(3, 1)
+    with pytest.warns(UserWarning, match="Use of masked_fill_ on expanded tensors"):
+        e.masked_fill_(torch.tensor([[True], [True], [False]]), 2)
+    assert e.tolist() == [[2], [2], [2]]
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        x = torch.zeros(1).expand(3)
+        x[torch.tensor([True, False, True])] = 4.0
+        y = torch.zeros(1).expand(3)
+        y[torch.tensor([0, 2])] = torch.tensor([1.0, 2.0])
+    assert x.tolist() == [4.0] * 3 and y.tolist() == [2.0] * 3
+    assert [str(w.message).split(" on ")[0] for w in caught] == [
+        "Use of index_put_", "Use of masked_fill_", "Use of index_put_"]
+    z = torch.zeros(1).expand(3)
+    with pytest.raises(RuntimeError, match=INTERNAL):
+        z[1:] = 4.0  # a 0-dim value is a fill_ with a tensor, which PyTorch runs as copy_
+    z.fill_(4.0)
+    assert z.tolist() == [4.0] * 3
+
+
+def test_an_empty_tensor_has_no_memory_overlap():
+    e = torch.tensor([]).unsqueeze(0).expand(2, 0)
+    assert e.relu_()._version == 1
+    v = torch.stack([torch.tensor([], requires_grad=True)] * 2)
+    assert v.mul_(v).grad_fn.name() == "MulBackward0"
+
+
+def test_an_inplace_op_in_a_wider_dtype_casts_each_inputs_gradient_to_its_own_dtype():
+    x = torch.tensor([[1.0, 2.0]], requires_grad=True)
+    w = torch.tensor([[3.0, 4.0]], dtype=torch.float64, requires_grad=True)
+    y = x * 1
+    y.mul_(w)
+    y.sum().backward()
+    assert (w.grad.dtype, w.grad.tolist(), x.grad.tolist()) == (torch.float64, [[1.0, 2.0]], [[3.0, 4.0]])

@@ -12,7 +12,7 @@ import numpy as np
 from .._tensor import Tensor
 
 _INDEX_DTYPES = (np.dtype(np.int64), np.dtype(np.int32), np.dtype(np.uint8), np.dtype(np.bool_))
-_MASK_DTYPES = (np.dtype(np.uint8), np.dtype(np.bool_))
+MASK_DTYPES = (np.dtype(np.uint8), np.dtype(np.bool_))
 
 TUPLE_WARNING = (
     "Using a non-tuple sequence for multidimensional indexing is deprecated and will be changed in "
@@ -44,7 +44,7 @@ def _item(k):
         data = k._data
         if data.ndim == 0 and data.dtype.kind in "biu":
             # A 0-dim integer tensor selects; a 0-dim bool (or byte) one acts like a Python bool.
-            return bool(data) if data.dtype in _MASK_DTYPES else int(data)
+            return bool(data) if data.dtype in MASK_DTYPES else int(data)
         return data
     if isinstance(k, (bool, np.bool_)):
         return bool(k)
@@ -53,7 +53,7 @@ def _item(k):
     if isinstance(k, (list, tuple, np.ndarray)):
         # PyTorch's indexing tensors from data: bool or byte lists stay masks, the rest are long.
         data = np.asarray(k)
-        return data if data.dtype in _MASK_DTYPES else data.astype(np.int64)
+        return data if data.dtype in MASK_DTYPES else data.astype(np.int64)
     if k is None or k is Ellipsis or isinstance(k, slice):
         return k
     raise IndexError("only integers, slices (`:`), ellipsis (`...`), None and long or byte Variables are "
@@ -64,7 +64,7 @@ def _width(k):
     """How many dims of the indexed tensor an item consumes."""
     if k is None or k is Ellipsis or k.__class__ is bool:
         return 0
-    if isinstance(k, np.ndarray) and k.dtype in _MASK_DTYPES:
+    if isinstance(k, np.ndarray) and k.dtype in MASK_DTYPES:
         return k.ndim
     return 1
 
@@ -112,7 +112,7 @@ def advanced(shape, placed):
             raise IndexError("tensors used as indices must be long, int, byte or bool tensors")
     expanded = []
     for dim, a in placed:
-        if a.dtype in _MASK_DTYPES:
+        if a.dtype in MASK_DTYPES:
             if a.dtype != np.bool_:
                 warnings.warn(UINT8_WARNING, UserWarning, stacklevel=3)
             for j in range(a.ndim):

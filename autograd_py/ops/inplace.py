@@ -39,7 +39,7 @@ def _snapshot(t):
     return old
 
 
-def _write(t, data):
+def _write(t, data, where=None):
     if before_write[0] is not None:
         before_write[0](t)
     if data.dtype != t._data.dtype:
@@ -58,7 +58,10 @@ def _write(t, data):
             t._data.flags.writeable = True
         except ValueError:
             raise RuntimeError(INTERNAL_OVERLAP_MESSAGE) from None
-    t._data[...] = data
+    if where is None:
+        t._data[...] = data
+    else:
+        np.copyto(t._data, data, where=where)
     t._version_counter[0] += 1
 
 
@@ -83,9 +86,11 @@ def check_overlap(t, others, internal=True):
     """PyTorch's assert_no_internal_overlap (an expanded written-to tensor) and
     assert_no_partial_overlap (an input that shares some but not all of its memory with it)."""
     d = t._data
+    if not d.size:
+        return  # an empty tensor shares no memory (NumPy may give it stride-0 dims)
     if internal and any(s == 0 and n > 1 for s, n in zip(d.strides, d.shape)):
         raise RuntimeError(INTERNAL_OVERLAP_MESSAGE)
-    if not d.size or not _dense(d):
+    if not _dense(d):
         return
     begin = d.__array_interface__["data"][0]
     end = begin + d.nbytes
@@ -148,26 +153,44 @@ def _strided_view(base, shape, view_fn, np_view_fn):
     return out
 
 
-def apply(t, fn, *others, overlap_ok=False):
+def apply(t, fn, *others, overlap_ok=False, where=None, internal=True):
     """Runs ``fn(old_t)`` and stores the result into ``t`` in place (``overlap_ok``: a fill, which
-    PyTorch runs without its memory overlap checks). Returns ``t``."""
+    PyTorch runs without its memory overlap checks; ``internal=False``: only the inputs are checked).
+    With ``where`` (a bool array of ``t``'s shape) only those elements are written, as a masked or
+    indexed kernel does: on an expanded tensor, the elements it skips do not overwrite shared memory.
+    Returns ``t``."""
     check(t)
     if not overlap_ok:
-        check_overlap(t, others)
+        check_overlap(t, others, internal)
     recording = grad_mode._state[0] and (t._requires_grad or any(
         isinstance(o, Tensor) and o._requires_grad for o in others))
     if not recording:
         with grad_mode.no_grad():
-            _write(t, fn(t)._data)
+            _write(t, fn(t)._data, where)
         _refresh_views(t._base if t._base is not None else t)  # views see the new version, as PyTorch's
         return t
     base = t._base
     base_old = _snapshot(base) if base is not None and "_view_fn" in t.__dict__ else None
     res = fn(_snapshot(t))
-    _write(t, res._data)
+    if res._data.dtype != t._data.dtype:
+        _pin_input_meta(res)
+    _write(t, res._data, where)
     _rebase(t, res)
     rebase_history(t, base_old)
     return t
+
+
+def _pin_input_meta(res):
+    """The op ran in a wider dtype than the tensor it writes into, whose gradients arrive in the
+    narrower one: each input then gets its gradient cast to its own dtype (PyTorch's validate_outputs),
+    including the inputs that matched the wide result and so had no check recorded."""
+    node = res._grad_fn
+    if node is None:
+        return
+    like = (res._data.shape, res._data.dtype)
+    meta = node._input_meta or [None] * len(node._next_functions)
+    node._input_meta = [like if m is None and e[0] is not None else m
+                        for m, e in zip(meta, node._next_functions)]
 
 
 def rebase_history(t, base_old):
@@ -447,6 +470,9 @@ def fill_(t, value):
         if value._data.ndim:
             raise RuntimeError(f"fill_ only supports 0-dimension value tensor but got tensor with "
                                f"{value._data.ndim} dimensions.")
+        # PyTorch's fill_ with a tensor value is a copy_ (of a clone, if it aliases ``t``), whose
+        # expanded written-to tensor is refused; filling with a number is not.
+        check_overlap(t, ())
         return apply(t, lambda old: _filled(old, np.full(old._data.shape, value._data, old._data.dtype),
                                             FillBackward3, (value,)), value, overlap_ok=True)
     return apply(t, lambda old: _filled(old, np.full(old._data.shape, value, old._data.dtype), FillBackward2),
@@ -458,11 +484,24 @@ def zero_(t):
     return apply(t, lambda old: _filled(old, np.zeros_like(old._data), ZeroBackward0), overlap_ok=True)
 
 
+MASKED_FILL_EXPANDED_WARNING = (
+    "Use of masked_fill_ on expanded tensors is deprecated. Please clone() the tensor before performing this "
+    "operation. This also applies to advanced indexing e.g. tensor[mask] = scalar (Triggered internally at "
+    "/__w/pytorch/pytorch/aten/src/ATen/native/TensorAdvancedIndexing.cpp:2450.)")
+
+
 def masked_fill_(t, mask, value):
     """Fills ``t`` with ``value`` where ``mask`` is True, in place. Returns ``t``."""
     from .indexing import masked_fill
-    if any(s == 0 and n > 1 for s, n in zip(t._data.strides, t._data.shape)):
-        warnings.warn("Use of masked_fill_ on expanded tensors is deprecated. Please clone() the tensor before "
-                      "performing this operation. This also applies to advanced indexing e.g. tensor[mask] = "
-                      "scalar", UserWarning, stacklevel=2)
-    return apply(t, lambda old: masked_fill(old, mask, value), mask, value, overlap_ok=True)
+    if has_internal_overlap(t):
+        warnings.warn(MASKED_FILL_EXPANDED_WARNING, UserWarning, stacklevel=2)
+    where = None
+    if isinstance(mask, Tensor) and t._data.size:
+        where = np.broadcast_to(mask._data.astype(bool, copy=False), t._data.shape)
+    return apply(t, lambda old: masked_fill(old, mask, value), mask, value, overlap_ok=True, where=where)
+
+
+def has_internal_overlap(t):
+    """PyTorch's has_internal_overlap: an expanded (stride-0) dim of size > 1."""
+    d = t._data
+    return bool(d.size) and any(s == 0 and n > 1 for s, n in zip(d.strides, d.shape))

@@ -4,6 +4,8 @@ The key's basic items give a view (or the tensor itself when they select everyth
 is copied or filled into it in place, or, when the key has index tensors, put at those indices
 with ``index_put_``. In-place bookkeeping (versions, ``CopySlices`` on the base) is ``inplace.py``'s.
 """
+import warnings
+
 from ..node import Node
 from . import index_key
 from .base import Tensor, _make, grad_on, np, record
@@ -64,7 +66,21 @@ def setitem(input, key, value):
     except ValueError:
         raise RuntimeError(f"shape mismatch: value tensor of shape {list(value._data.shape)} cannot be broadcast "
                            f"to indexing result of shape {list(result)}") from None
-    inplace.apply(target, lambda t: index_put(t, advanced, value), value)
+    expanded = inplace.has_internal_overlap(target)
+    if expanded:
+        warnings.warn(INDEX_PUT_EXPANDED_WARNING, UserWarning, stacklevel=2)
+    where = np.zeros(target._data.shape, np.bool_)
+    where[advanced] = True  # the kernel writes only the indexed elements
+    if expanded and len(placed) == 1 and placed[0][1].dtype in index_key.MASK_DTYPES and value._data.size == 1:
+        # index_put_ hands a lone mask with a one-element value to masked_fill_, which warns too
+        warnings.warn(inplace.MASKED_FILL_EXPANDED_WARNING, UserWarning, stacklevel=2)
+    inplace.apply(target, lambda t: index_put(t, advanced, value), value, internal=False, where=where)
+
+
+INDEX_PUT_EXPANDED_WARNING = ("Use of index_put_ on expanded tensors is deprecated. Please clone() the tensor before "
+                              "performing this operation. This also applies to advanced indexing e.g. "
+                              "tensor[indices] = tensor (Triggered internally at "
+                              "/__w/pytorch/pytorch/aten/src/ATen/native/TensorAdvancedIndexing.cpp:976.)")
 
 
 def _type_name(t):
