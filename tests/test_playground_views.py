@@ -174,8 +174,10 @@ def test_second_backward_names_the_freed_node(session):
     )
     assert result["error"]["type"] == "RuntimeError"
     mul = session.namespace["y"].grad_fn
+    # The fix is at the call that freed the node: line 5, not the line that raised.
+    fix = {"kind": "retain_graph", "line": 5, "before": "loss.backward()", "after": "loss.backward(retain_graph=True)"}
     assert result["failed_node"] == {"id": f"f{id(mul)}", "name": "MulBackward0", "how": "traceback",
-                                   "kind": "freed"}
+                                     "kind": "freed", "stage": "during", "fixes": [fix]}
     node = next(n for n in result["graph"]["nodes"] if n["id"] == result["failed_node"]["id"])
     assert node["freed"] is True
     # The failed pass ran AddBackward0 (nothing saved), then raised at the product.
@@ -216,7 +218,7 @@ def test_path_search_finds_the_first_freed_node_without_a_traceback():
     found = failed_node(RuntimeError(FREED_MESSAGE), {"z": z}, recorder)
     # SumBackward0 saves nothing; the engine would reach MulBackward0 (freed) first.
     assert found == {"id": f"f{id(z.grad_fn.next_functions[0][0])}", "name": "MulBackward0", "how": "path",
-                     "kind": "freed"}
+                     "kind": "freed", "stage": "during"}
     assert first_freed_node([x.grad_fn]) is None
     assert failed_node(ValueError("other"), {}, recorder) is None
 
@@ -427,8 +429,9 @@ def test_version_counter_error_marks_the_node_that_saved_the_tensor(session):
                          "y.add_(1)\ny.sum().backward()\n")
     assert "modified by an inplace operation" in result["error"]["message"]
     exp = session.namespace["y"].grad_fn.next_functions[0][0]  # AddBackward0 -> ExpBackward0
+    # The in-place line is not the one that raised, so no one-line fix is offered.
     assert result["failed_node"] == {"id": f"f{id(exp)}", "name": "ExpBackward0", "how": "traceback",
-                                     "kind": "version"}
+                                     "kind": "version", "stage": "during", "fixes": []}
     steps = result["trace"]["steps"]
     assert [s["event"] for s in steps][-2:] == ["error", "end"]
     assert steps[-2] == {"event": "error", "node": f"f{id(exp)}", "name": "ExpBackward0", "kind": "version"}

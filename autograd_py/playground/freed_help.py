@@ -91,23 +91,34 @@ def retain_graph_fix(code, lineno):
 
 
 class FreeingCalls:
-    """Where the last graph was freed: the user's line and call, noted after every backward pass."""
+    """Where graphs were freed: the user's line and call, noted after every backward pass, for the
+    last pass that freed one and for each node it freed (the graph marks a node that raised)."""
+
+    MAX_NODES = 5000  # freed nodes remembered; the oldest are forgotten first
 
     def __init__(self):
         self.last = None
+        self.by_node = {}
 
     def clear(self):
         self.last = None
+        self.by_node.clear()
 
-    def note(self, where, freed, script):
+    def note(self, where, freed, script, nodes=()):
         """Called after a top-level pass.
 
         Args:
             where (tuple or None): ``(filename, lineno)`` of the user's line that ran the pass.
             freed (bool): the pass freed saved tensors (no ``retain_graph``).
             script (tuple or None): ``(filename, code)`` of the command that is running.
+            nodes (iterable): ids (``"f<id>"``) of the nodes the pass freed.
         """
-        if not freed or where is None or script is None or where[0] != script[0]:
+        known = freed and where is not None and script is not None and where[0] == script[0]
+        for node in nodes:  # a node freed by an unknown call forgets what an older node of its id had
+            self.by_node.pop(node, None)
+            self.by_node[node] = None
+        if not known:
+            self._trim()
             return
         filename, code = script
         lines = code.splitlines()
@@ -115,6 +126,18 @@ class FreeingCalls:
         call = lines[lineno - 1].strip() if 1 <= lineno <= len(lines) else ""
         self.last = {"source": filename, "line": lineno, "call": call}
         self.last["fix"] = retain_graph_fix(code, lineno) if filename == "<editor>" else None
+        for node in nodes:
+            self.by_node[node] = self.last
+        self._trim()
+
+    def _trim(self):
+        while len(self.by_node) > self.MAX_NODES:
+            del self.by_node[next(iter(self.by_node))]
+
+    def fix_for(self, node_id):
+        """The ``retain_graph=True`` fix of the call that freed node ``node_id``, or None."""
+        call = self.by_node.get(node_id)
+        return call["fix"] if call else None
 
     def export(self):
         return self.last

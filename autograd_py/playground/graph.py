@@ -239,10 +239,10 @@ def export(namespace, budget=DEFAULT_BUDGET):
     truncated = None
     if collapsed or cut or walk_cut:
         truncated = {"total": len(order) + len(tensors), "shown": len(nodes), "collapsed": len(collapsed),
-                     "cut": len(cut), "budget": budget,
+                     "cut": len(cut), "budget": budget, "autograd_nodes": len(order),
                      "reason": f"the graph has {len(order)} autograd nodes, more than the budget of {budget}"}
         if cut:
-            nodes.append({"id": "cut", "kind": "cut", "name": f"{len(cut)} more nodes not shown"})
+            nodes.append({"id": "cut", "kind": "cut", "name": f"{len(cut)} more nodes not shown", "count": len(cut)})
     return {"nodes": nodes, "edges": edges, "tensors": [_tensor_row(names, t) for t, names in by_tensor.values()],
             "truncated": truncated}
 

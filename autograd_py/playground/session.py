@@ -36,6 +36,7 @@ from .globals import SessionGlobals
 from .backward import RequestError, grad_change_report, jacobian, plan_backward, watched_tensor
 from .views import GradHistory, PassRecorder, describe, failed_node, json_safe
 from .freed_help import FreeingCalls, freed_tensor_ids
+from .quick_fixes import for_error, torch_name
 
 EDITOR_FILENAME = "<editor>"
 CONSOLE_FILENAME = "<console>"
@@ -212,10 +213,19 @@ class Session:
         self.history.snapshot(self.namespace, {"kind": when, "pass": recorder.passes, "line": line,
                                                "command": self.commands})
         if when == "after":
-            freed = any(e["event"] == "node" and e.get("freed") for e in recorder.events)
-            self.freeing.note(recorder.where, freed, self._script)
+            nodes = [f"f{e['node']}" for e in recorder.events if e["event"] == "node" and e.get("freed")]
+            self.freeing.note(recorder.where, bool(nodes), self._script, nodes)
 
-    def _views(self, recorder, failed):
+    def _fixes(self, failed, code, filename, lineno):
+        """The quick fixes the graph offers for ``failed``, raised on ``lineno`` of ``filename``."""
+        if failed["kind"] == "freed":  # the fix is at the call that freed the node, maybe another command's
+            fix = self.freeing.fix_for(failed["id"])
+            return [{"kind": "retain_graph", **fix}] if fix else []
+        if filename != EDITOR_FILENAME or lineno is None:
+            return []
+        return for_error(failed, code, lineno, torch_name(self.namespace))
+
+    def _views(self, recorder, failed, where=None):
         views = {"graph": None, "trace": None, "failed_node": failed, "command": self.commands}
         try:
             views["graph"] = graph.export(self.namespace, budget=GRAPH_BUDGET)
@@ -224,7 +234,9 @@ class Session:
             views["freed_by"] = self.freeing.export()
         except Exception as exc:  # a view must never turn a good run into a failure
             views["graph_error"] = f"{type(exc).__name__}: {exc}"
-        if recorder is not None and recorder.passes:
+        if recorder is not None and failed is not None and failed.get("stage") == "before":
+            views["trace"] = recorder.unstarted_json(failed, where)  # backward raised before it began
+        elif recorder is not None and recorder.passes:
             views["trace"] = recorder.steps_json(failed)
         views["grad_history"] = self.history.export(self.namespace)
         return views
@@ -253,6 +265,8 @@ class Session:
         except BaseException as exc:  # the user's KeyboardInterrupt/SystemExit too
             error = describe_error(exc, filename)
             failed = failed_node(exc, self.namespace, recorder)
+            if failed is not None:
+                failed["fixes"] = self._fixes(failed, code, filename, error["lineno"])
         finally:
             self._script = None
             engine.set_listener(previous_listener)
@@ -261,7 +275,7 @@ class Session:
         duration_ms = round((time.perf_counter() - start) * 1000, 3)
         with self.globals.active():  # the views format values with this session's print options
             self.history.snapshot(self.namespace, {"kind": "command", "command": self.commands})
-            views = self._views(recorder, failed)
+            views = self._views(recorder, failed, (filename, error["lineno"]) if error else None)
         return {
             "ok": error is None,
             "stdout": capture.text("stdout"),

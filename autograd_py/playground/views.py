@@ -2,9 +2,9 @@
 
 The page holds no autograd logic: it draws the JSON made here and by ``graph.export``. This
 module records the steps of the last backward pass of a command (``PassRecorder``), keeps the
-history of every named tensor's ``.grad`` across passes and commands (``GradHistory``), finds the
-node that raised when a graph is backwarded a second time (``failed_node``), and looks nodes up
-for the details panel (``describe``). Nothing here recurses over a graph: Pyodide's stack is small.
+history of every named tensor's ``.grad`` across passes and commands (``GradHistory``), and
+looks nodes up for the details panel (``describe``); ``graph_errors`` finds where on the graph an
+error belongs (``failed_node``). Nothing here recurses over a graph: Pyodide's stack is small.
 
 Example::
 
@@ -21,13 +21,12 @@ import weakref
 import numpy as np
 
 from . import graph, trace
-from ..node import AccumulateGrad, Node
+from .graph_errors import failed_node, first_freed_node, raising_node  # noqa: F401 (re-exported)
+from ..node import AccumulateGrad
 
 STEP_LIMIT = 2000  # steps kept per pass; a longer pass is cut, and the page says how much
 HISTORY_ENTRIES = 12  # history entries kept per tensor (the newest)
 HISTORY_MAX_ELEMENTS = 4096  # larger tensors get no history: copying them every pass costs too much
-FREED_MARK = "backward through the graph a second time"
-VERSION_MARK = "modified by an inplace operation"
 
 
 # ---- JSON ----------------------------------------------------------------------------------
@@ -106,68 +105,6 @@ def describe(namespace, node_id):
         info["variable_grad"] = (graph.preview(node.variable._grad._data)
                                  if node.variable._grad is not None else None)
     return {"ok": True, "node": info}
-
-
-# ---- the node a second backward raised in ------------------------------------------------------
-
-def raising_node(exc, freed=True):
-    """The node whose method raised ``exc``: the innermost traceback frame owned by one (a freed
-    one when ``freed``)."""
-    found = None
-    tb = exc.__traceback__
-    while tb is not None:
-        owner = tb.tb_frame.f_locals.get("self")
-        if isinstance(owner, Node) and (owner._freed or not freed):
-            found = owner
-        tb = tb.tb_next
-    return found
-
-
-def first_freed_node(roots):
-    """The first freed node the engine would reach from ``roots``, in its order (newest first)."""
-    import heapq
-
-    ready = [(-n._seq, id(n), n) for n in roots if n is not None]
-    heapq.heapify(ready)
-    seen = {id(n) for _, _, n in ready}
-    while ready:
-        node = heapq.heappop(ready)[2]
-        if node._freed:
-            return node
-        for nxt, _ in node.next_functions:
-            if nxt is not None and id(nxt) not in seen:
-                seen.add(id(nxt))
-                heapq.heappush(ready, (-nxt._seq, id(nxt), nxt))
-    return None
-
-
-def failed_node(exc, namespace, recorder=None):
-    """Which node a "backward through the graph a second time" error, or a saved tensor
-    "modified by an inplace operation", came from, or None.
-
-    The traceback names it exactly; failing that, for a freed graph, the first freed node on the
-    path from the roots of the pass that failed (as recorded by ``recorder``) is taken.
-
-    Returns:
-        dict or None: ``{"id", "name", "how", "kind"}`` where ``how`` is ``"traceback"`` or
-        ``"path"`` and ``kind`` is ``"freed"`` or ``"version"``.
-    """
-    if not isinstance(exc, RuntimeError):
-        return None
-    if VERSION_MARK in str(exc):
-        node = raising_node(exc, freed=False)
-        if node is None:
-            return None
-        return {"id": f"f{id(node)}", "name": type(node).__name__, "how": "traceback", "kind": "version"}
-    if FREED_MARK not in str(exc):
-        return None
-    node, how = raising_node(exc), "traceback"
-    if node is None and recorder is not None:
-        known = reachable_nodes(namespace, recorder.edge_nodes())
-        node, how = first_freed_node([known.get(r) for r in recorder.roots]), "path"
-    if node is None:
-        return None
-    return {"id": f"f{id(node)}", "name": type(node).__name__, "how": how, "kind": "freed"}
 
 
 # ---- the steps of the last backward pass ------------------------------------------------------
@@ -276,7 +213,8 @@ class PassRecorder:
         if steps and steps[0]["event"] == "begin":
             steps[0]["roots"] = self.roots
         dropped = self.count - len(self.events)
-        if error_node is not None and any(s["event"] == "begin" for s in steps):
+        backward_error = error_node is not None and error_node.get("stage", "during") in ("during", "after")
+        if backward_error and any(s["event"] == "begin" for s in steps):
             # The failed pass ends where the node raised; show that as its last step.
             at = len(steps) - 1 if steps[-1]["event"] == "end" else len(steps)
             steps.insert(at, {"event": "error", "node": error_node["id"], "name": error_node["name"],
@@ -285,6 +223,19 @@ class PassRecorder:
         source = self.where[0] if self.where else None
         return {"pass": self.passes, "line": line, "file": source, "roots": self.roots,
                 "steps": steps, "dropped": dropped}
+
+    def unstarted_json(self, error_node, where=None):
+        """A pass that raised before it began (``backward()`` of a non-scalar): only its error.
+
+        Args:
+            error_node (dict): the error's mark (``graph_errors.failed_node``).
+            where (tuple, optional): ``(filename, lineno)`` of the call that raised.
+        """
+        source, line = where if where else (None, None)
+        steps = [{"event": "error", "node": error_node["id"], "name": error_node["name"],
+                  "kind": error_node["kind"]}, {"event": "end"}]
+        return {"pass": self.passes + 1, "line": line, "file": source, "roots": [error_node["id"]],
+                "steps": steps, "dropped": 0}
 
 
 # ---- .grad history ----------------------------------------------------------------------------
