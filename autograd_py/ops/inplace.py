@@ -10,6 +10,7 @@ from .. import grad_mode
 from ..node import Node, SavedTensor
 from ..saved_tensor import FREED_MESSAGE, before_write
 from .base import Tensor, _make, grad_on, np, record, written_in_place
+from .ordered_write import aliased_reads, write_in_order
 from .shape import view_indices
 from .view_meta import check_write, mark_stale
 
@@ -39,7 +40,9 @@ def _snapshot(t):
     return old
 
 
-def _write(t, data, where=None):
+def _write(t, data, where=None, reads=None, compute=None):
+    """Stores ``data`` into ``t``'s memory (only at ``where``; element by element, recomputing with
+    ``compute``, when the op's inputs read addresses ``reads`` it writes) and bumps the version."""
     if before_write[0] is not None:
         before_write[0](t)
     if data.dtype != t._data.dtype:
@@ -58,7 +61,9 @@ def _write(t, data, where=None):
             t._data.flags.writeable = True
         except ValueError:
             raise RuntimeError(INTERNAL_OVERLAP_MESSAGE) from None
-    if where is None:
+    if reads is not None:
+        write_in_order(t._data, compute, reads)
+    elif where is None:
         t._data[...] = data
     else:
         np.copyto(t._data, data, where=where)
@@ -162,11 +167,13 @@ def apply(t, fn, *others, overlap_ok=False, where=None, internal=True):
     check(t)
     if not overlap_ok:
         check_overlap(t, others, internal)
+    reads = None if overlap_ok else aliased_reads(t, others)
+    compute = None if reads is None else (lambda: _values(t, fn))
     recording = grad_mode._state[0] and (t._requires_grad or any(
         isinstance(o, Tensor) and o._requires_grad for o in others))
     if not recording:
         with grad_mode.no_grad():
-            _write(t, fn(t)._data, where)
+            _write(t, fn(t)._data, where, reads, compute)
         _refresh_views(t._base if t._base is not None else t)  # views see the new version, as PyTorch's
         return t
     base = t._base
@@ -174,10 +181,16 @@ def apply(t, fn, *others, overlap_ok=False, where=None, internal=True):
     res = fn(_snapshot(t))
     if res._data.dtype != t._data.dtype:
         _pin_input_meta(res)
-    _write(t, res._data, where)
+    _write(t, res._data, where, reads, compute)
     _rebase(t, res)
     rebase_history(t, base_old)
     return t
+
+
+def _values(t, fn):
+    """The op's result from ``t``'s and its inputs' current memory (no history recorded)."""
+    with grad_mode.no_grad():
+        return fn(_make(t._data.copy()))._data
 
 
 def _pin_input_meta(res):
