@@ -350,3 +350,12 @@ def test_an_input_reading_memory_the_op_writes_sees_the_earlier_writes_as_pytorc
     x = torch.arange(12.0).reshape(3, 4)
     x[:, 1:] = x[:, :-1]
     assert x.tolist() == [[0.0] * 4, [4.0] * 4, [8.0] * 4]
+
+
+def test_a_0dim_transposes_view_is_regenerated_after_a_write_to_its_base():
+    v0 = torch.tensor(1.64, dtype=torch.float64, requires_grad=True)
+    v9 = v0.transpose(0, -1)
+    with torch.no_grad():
+        v0.mul_(-1.5)
+    (v9 * v9).sum().backward()
+    assert v9.grad_fn.name() == "AsStridedBackward0" and v0.grad.item() == pytest.approx(-4.92)

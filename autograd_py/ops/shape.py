@@ -246,8 +246,8 @@ class PermuteBackward0(Node):
 def transpose(input, dim0, dim1):
     nd = input._data.ndim
     d0, d1 = _wrap_dim(dim0, nd), _wrap_dim(dim1, nd)
-    out = _view_chain(_make(np.swapaxes(input._data, d0, d1) if nd else input._data.view()), input,
-                      lambda x: transpose(x, d0, d1), lambda a: np.swapaxes(a, d0, d1))
+    np_swap = (lambda a: np.swapaxes(a, d0, d1)) if nd else (lambda a: a.view())  # 0-dim: dims 0 and -1 wrap to 0
+    out = _view_chain(_make(np_swap(input._data)), input, lambda x: transpose(x, d0, d1), np_swap)
     if grad_on(input):
         node = TransposeBackward0()
         node.dim0, node.dim1, node.axes = dim0, dim1, (d0 - nd, d1 - nd)
