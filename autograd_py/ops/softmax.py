@@ -131,6 +131,8 @@ def _softmax_input(input, dim, dtype, name):
     d = _softmax_dim(dim, input._data.ndim)
     if dtype is not None:
         return input._data.astype(dtypes.to_numpy_dtype(dtype)), d
+    if not input._data.size:
+        return input._data, d  # nothing to compute: PyTorch returns before choosing a kernel
     if input._data.dtype.kind != "f":
         lastdim = "_lastdim" if d == max(input._data.ndim, 1) - 1 else ""
         raise NotImplementedError(f"\"{name}{lastdim}_kernel_impl\" not implemented for "
@@ -141,8 +143,11 @@ def _softmax_input(input, dim, dtype, name):
 @numpy_names
 def softmax(input, dim=None, dtype=None):
     data, d = _softmax_input(input, dim, dtype, "softmax")
-    e = np.exp(data - np.max(data, axis=d, keepdims=True, initial=-np.inf))
-    out = _make((e / np.sum(e, axis=d, keepdims=True)).astype(data.dtype, copy=False))
+    if data.size:
+        e = np.exp(data - np.max(data, axis=d, keepdims=True, initial=-np.inf))
+        out = _make((e / np.sum(e, axis=d, keepdims=True)).astype(data.dtype, copy=False))
+    else:
+        out = _make(data.copy())
     if grad_on(input):
         node = SoftmaxBackward0()
         node.dim, node.axis = (d if dim is None else dim), d - data.ndim
@@ -154,8 +159,11 @@ def softmax(input, dim=None, dtype=None):
 @numpy_names
 def log_softmax(input, dim=None, dtype=None):
     data, d = _softmax_input(input, dim, dtype, "log_softmax")
-    shifted = data - np.max(data, axis=d, keepdims=True, initial=-np.inf)  # PyTorch's order of rounding
-    out = _make((shifted - np.log(np.sum(np.exp(shifted), axis=d, keepdims=True))).astype(data.dtype, copy=False))
+    if data.size:
+        shifted = data - np.max(data, axis=d, keepdims=True, initial=-np.inf)  # PyTorch's order of rounding
+        out = _make((shifted - np.log(np.sum(np.exp(shifted), axis=d, keepdims=True))).astype(data.dtype, copy=False))
+    else:
+        out = _make(data.copy())
     if grad_on(input):
         node = LogSoftmaxBackward0()
         node.dim, node.axis = (d if dim is None else dim), d - data.ndim
