@@ -77,6 +77,9 @@ class Tensor:
     # PyTorch keeps sizes inline; a tensor squeezed to 0-dim in place (max(dim)'s output, squeeze_)
     # still holds its old first size there, and ``x[9]`` on it reports that size.
     _size0_slot = 0
+    # A view's history replaced by a write elsewhere: PyTorch regenerates it only when next read, so
+    # the old node lives until then (an in-place-on-view saved output names it while alive).
+    _kept_fn = None
     __array_priority__ = 1000  # so ndarray + Tensor defers to Tensor.__radd__
 
     def __init__(self, *args, dtype=None, requires_grad=False):
@@ -134,6 +137,8 @@ class Tensor:
     @property
     def grad_fn(self):
         fn = self._grad_fn
+        if self._kept_fn is not None:
+            self._kept_fn = None
         if fn is None and self._creation_meta is not None and "_stale_view" in self.__dict__:
             from .ops.view_meta import stale_error
             raise stale_error(self)

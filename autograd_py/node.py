@@ -328,7 +328,20 @@ def _check_saved(node):
                 if node._freed:
                     raise RuntimeError(FREED_MESSAGE)
                 if v.hooks is None and v.counter[0] != v.version:
-                    v._raise_modified(node, v.counter[0])
+                    _raise_first_modified(node)
+
+
+def _raise_first_modified(node):
+    """The generated nodes unpack their saved inputs, then their saved outputs, each in name order:
+    the first modified one in that order is the one PyTorch reports."""
+    saved = []
+    for key, value in node._vars.items():
+        for v in (value if value.__class__ is list else (value,)):
+            if v.__class__ is SavedTensor:
+                saved.append((v.is_output, key, v))
+    for _, _, v in sorted(saved, key=lambda item: item[:2]):
+        if v.hooks is None and v.counter[0] != v.version:
+            v._raise_modified(node, v.counter[0])
 
 
 class AccumulateGrad(Node):

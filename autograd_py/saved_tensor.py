@@ -33,6 +33,9 @@ PACK_MODIFIED_MESSAGE = (
 def _type_description(data):
     from .dtypes import from_numpy_dtype
     sizes = ", ".join(str(s) for s in data.shape)
+    # PyTorch's Python errors turn its "CPUFloatType" into "torch.FloatTensor", but not for bool.
+    if data.dtype.kind == "b":
+        return f"CPUBoolType [{sizes}]"
     return f"torch.{from_numpy_dtype(data.dtype).legacy_name} [{sizes}]"
 
 
@@ -57,7 +60,8 @@ class SavedTensor:
     """
 
     __slots__ = ("tensor", "array", "counter", "version", "output_nr", "cls", "is_output", "shape",
-                 "hooks", "packed", "grad_fn", "accumulator", "requires_grad", "owner", "__weakref__")
+                 "hooks", "packed", "grad_fn", "accumulator", "requires_grad", "owner", "view_fn_ref",
+                 "__weakref__")
 
     def __init__(self, tensor, is_output=False):
         self.counter = tensor._version_counter
@@ -202,7 +206,13 @@ class SavedTensor:
         t = self.tensor
         if t is not None and t._creation_meta is not None:
             t.grad_fn  # noqa: B018  (a view whose base was written raises its view error first, as PyTorch)
-        grad_fn = saved_for if self.is_output else self.tensor._grad_fn
+        if self.is_output:
+            ref = getattr(self, "view_fn_ref", None)
+            grad_fn = ref() if ref is not None else None
+            if grad_fn is None:
+                grad_fn = getattr(saved_for, "fn", saved_for)  # CopySlices runs its op's node
+        else:
+            grad_fn = self.tensor._grad_fn
         output_nr = self.output_nr if self.is_output else self.tensor._output_nr
         where = f", which is output {output_nr} of {op_name(grad_fn)}," if grad_fn is not None else ""
         if grad_mode.is_anomaly_enabled():

@@ -46,6 +46,8 @@ def _edges(node, inputs, like=None):
     for i, t in enumerate(inputs):
         if isinstance(t, Tensor) and t._requires_grad:
             fn = t._grad_fn
+            if t._kept_fn is not None:
+                t._kept_fn = None
             d = t._data
             shape = d.shape
             check = like is None

@@ -5,6 +5,7 @@ then writes the result into the tensor's storage. On a view, the base tensor get
 ``CopySlices`` node so that gradients of the base see the write, as in PyTorch.
 """
 import warnings
+import weakref
 
 from .. import grad_mode
 from ..node import Node, SavedTensor
@@ -184,7 +185,20 @@ def apply(t, fn, *others, overlap_ok=False, where=None, internal=True):
     _write(t, res._data, where, reads, compute)
     _rebase(t, res)
     rebase_history(t, base_old)
+    if base is not None and res._grad_fn is not None and res._grad_fn._vars:
+        _remember_view_fn(res._grad_fn, t)
     return t
+
+
+def _remember_view_fn(fn, t):
+    """PyTorch's SavedVariable for an in-place op's output on a view holds the view's regenerated
+    node weakly; its version error names that node while it lives, else the op's own node."""
+    view_fn = t.grad_fn
+    if view_fn is None:
+        return
+    for saved in fn._vars.values():
+        if saved.__class__ is SavedTensor and saved.is_output and saved.counter is t._version_counter:
+            saved.view_fn_ref = weakref.ref(view_fn)
 
 
 def _values(t, fn):
@@ -321,6 +335,7 @@ def regenerate(v, root):
     node.shape, node.view_fn, node.np_view_fn = root._data.shape, v._view_fn, v._np_view_fn
     old_fn, old_nr = v._grad_fn, v._output_nr
     record(v, node, (root,))
+    v._kept_fn = old_fn
     v._output_nr = 0
     if v._retains_grad:
         _move_retain_grad(v, old_fn, old_nr)
