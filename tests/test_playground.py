@@ -229,3 +229,36 @@ def test_lessons_are_bilingual_and_unique():
             assert lesson[field]["en"] and lesson[field]["zh"]
             assert lesson[field]["en"] != lesson[field]["zh"] or field == "title"
         assert lesson["expect"]["stdout"], lesson["id"]
+
+
+def _code_tokens(lines):
+    """The lesson's tokens without its comments (and the spacing before them)."""
+    import io
+    import tokenize
+
+    source = "\n".join(lines) + "\n"
+    return [(tok.type, tok.string) for tok in tokenize.generate_tokens(io.StringIO(source).readline)
+            if tok.type not in (tokenize.COMMENT, tokenize.NL)]
+
+
+def _comments(lines):
+    import io
+    import tokenize
+
+    source = "\n".join(lines) + "\n"
+    return [tok.string for tok in tokenize.generate_tokens(io.StringIO(source).readline) if tok.type == tokenize.COMMENT]
+
+
+@pytest.mark.parametrize("lesson", LESSONS, ids=[lesson["id"] for lesson in LESSONS])
+def test_every_lesson_has_the_same_code_with_chinese_comments(lesson):
+    import re
+
+    zh = lesson["code_zh"]
+    assert len(zh) == len(lesson["code"])
+    assert _code_tokens(zh) == _code_tokens(lesson["code"])
+    english, chinese = _comments(lesson["code"]), _comments(zh)
+    assert len(english) == len(chinese)
+    for en, cn in zip(english, chinese):
+        # A comment with words is translated; a bare formula ("dz/dx = 2x = 4") may stay as it is.
+        if re.search(r"[A-Za-z]{3,}", en):
+            assert re.search(r"[\u4e00-\u9fff]", cn), (lesson["id"], en, cn)

@@ -39,7 +39,9 @@ def test_lessons_in_a_row_each_show_only_their_own_tensors(playground):
         code = "\n".join(lesson["code"])
         shown = graph_tensor_names(playground)
         assert shown <= code_names(code), (lesson["id"], shown - code_names(code))
-        failed = lesson["expect"]["error"] is not None and "second time" in lesson["expect"]["error"]["message_prefix"]
+        # The lessons that end in an error with a place on the graph (a freed graph, a non-scalar).
+        error = lesson["expect"]["error"]
+        failed = error is not None and any(mark in error["message_prefix"] for mark in ("second time", "scalar outputs"))
         if failed:
             expect(playground.testid("graph-alert")).to_be_visible()
         else:
@@ -203,3 +205,186 @@ def test_keyboard_reaches_every_tab_runs_from_anywhere_and_indents(playground):
     page.keyboard.type("pass")
     assert playground.get_code() == "if True:\n    pass"
     restore_lesson_code(playground)
+
+
+# ---- every autograd error with a place in the graph: marked, explained, a fix on a click ----------
+
+def failed_mark(playground):
+    return playground.testid("graph").locator("g.node.failed")
+
+
+def step_events(playground):
+    """Steps through the last pass from its first step; returns each step's event."""
+    playground.testid("tab-steps").click()
+    if playground.testid("step-restart").is_enabled():
+        playground.testid("step-restart").click()
+    events = [playground.testid("step-current").get_attribute("data-event")]
+    step_next = playground.testid("step-next")
+    while step_next.is_enabled():
+        step_next.click()
+        events.append(playground.testid("step-current").get_attribute("data-event"))
+    return events
+
+
+LEAF_CODE = """\
+import torch
+w = torch.tensor([1.0, 2.0], requires_grad=True)
+loss = (w * w).sum()
+loss.backward()
+w -= 0.1 * w.grad
+print(w)
+"""
+
+
+def test_inplace_on_a_leaf_is_marked_and_fixed_only_on_a_click_undoably(playground, results_dir):
+    page = playground.page
+    playground.set_code(LEAF_CODE)
+    assert "a leaf Variable that requires grad is being used in an in-place operation" in playground.click_run()
+    expect(failed_mark(playground)).to_have_count(1)
+    expect(failed_mark(playground)).to_have_attribute("data-name", "w")
+    expect(failed_mark(playground)).to_have_class(re.compile(r"\bnode-tensor\b"))
+    alert = playground.testid("graph-alert")
+    expect(alert).to_have_attribute("data-kind", "leaf_inplace")
+    expect(alert.get_by_test_id("graph-alert-text")).to_contain_text("w is a leaf that requires grad")
+    fix = alert.locator('[data-testid="graph-fix"][data-fix="no_grad"]')
+    expect(fix).to_have_text("Wrap line 5 in torch.no_grad()")
+    expect(alert.locator('[data-fix="clone"]')).to_have_count(0)  # an update step: a clone would lose w.grad
+    page.screenshot(path=str(results_dir / "learner-leaf-inplace.png"))
+    # Nothing changes in the editor until the fix is clicked.
+    assert playground.get_code() == LEAF_CODE
+    fix.click()
+    expect(page.locator("#run-info")).to_have_attribute("data-ok", "true")
+    assert playground.get_code().splitlines()[4] == "with torch.no_grad(): w -= 0.1 * w.grad"
+    expect(playground.testid("output")).to_contain_text("tensor([0.8000, 1.6000], requires_grad=True)")
+    expect(alert).to_be_hidden()
+    undo = playground.testid("restore-notice")
+    expect(undo).to_contain_text("The fix was applied at line 5")
+    undo.get_by_test_id("restore-undo").click()
+    assert playground.get_code() == LEAF_CODE
+    restore_lesson_code(playground)
+
+
+NONSCALAR_CODE = """\
+import torch
+x = torch.tensor([1.0, 2.0, 3.0], requires_grad=True)
+y = x * x
+y.backward()
+print(x.grad)
+"""
+
+
+def test_nonscalar_backward_is_marked_ends_the_steps_and_offers_sum_or_weights(playground, results_dir):
+    page = playground.page
+    playground.set_code(NONSCALAR_CODE)
+    assert "grad can be implicitly created only for scalar outputs" in playground.click_run()
+    expect(failed_mark(playground)).to_have_attribute("data-name", "y")
+    alert = playground.testid("graph-alert")
+    expect(alert).to_have_attribute("data-kind", "nonscalar")
+    expect(alert).to_contain_text("y has shape (3,), not a scalar")
+    fixes = alert.get_by_test_id("graph-fix")
+    expect(fixes).to_have_count(2)
+    expect(alert.locator('[data-fix="sum"]')).to_have_text("Use .sum() at line 4")
+    expect(alert).to_contain_text("y.backward(gradient=torch.ones_like(y))")
+    # Backward raised before it began: the step-through holds the error and says it stopped.
+    assert step_events(playground) == ["error", "end"]
+    expect(playground.testid("step-current")).to_have_text("backward() stopped: it raised the error above")
+    playground.testid("step-back").click()
+    expect(playground.testid("steps")).to_contain_text("the output is not a scalar")
+    expect(failed_mark(playground)).to_have_class(re.compile(r"\bstep-current\b"))
+    playground.testid("tab-grads").click()
+    # The same explanation and fixes in Chinese.
+    page.locator('[data-lang="zh"]').click()
+    try:
+        expect(alert).to_contain_text("y 的形状是 (3,)，不是标量")
+        expect(alert.locator('[data-fix="sum"]')).to_have_text("在第 4 行改用 .sum()")
+        page.screenshot(path=str(results_dir / "learner-nonscalar-zh.png"))
+    finally:
+        page.locator('[data-lang="en"]').click()
+    assert playground.get_code() == NONSCALAR_CODE
+    alert.locator('[data-fix="ones_like"]').click()
+    expect(page.locator("#run-info")).to_have_attribute("data-ok", "true")
+    expect(playground.testid("output")).to_contain_text("tensor([2., 4., 6.])")
+    assert playground.get_code().splitlines()[3] == "y.backward(gradient=torch.ones_like(y))"
+    # The editor's own undo takes the fix back too: it was one edit.
+    page.locator(".cm-content").click()
+    page.keyboard.press("Control+z")
+    assert playground.get_code() == NONSCALAR_CODE
+    restore_lesson_code(playground)
+
+
+UNUSED_CODE = """\
+import torch
+x = torch.tensor(2.0, requires_grad=True)
+w = torch.tensor(1.0, requires_grad=True)
+y = x ** 3
+gx, gw = torch.autograd.grad(y, [x, w])
+print(gx, gw)
+"""
+
+
+def test_grad_of_an_unused_input_is_marked_and_offers_allow_unused(playground, results_dir):
+    page = playground.page
+    playground.set_code(UNUSED_CODE)
+    assert "appears to not have been used in the graph" in playground.click_run()
+    expect(failed_mark(playground)).to_have_attribute("data-name", "w")
+    alert = playground.testid("graph-alert")
+    expect(alert).to_have_attribute("data-kind", "unused")
+    expect(alert).to_contain_text("w (input 1) is not used to compute the output")
+    page.screenshot(path=str(results_dir / "learner-unused.png"))
+    events = step_events(playground)
+    assert events[0] == "begin" and events[-2:] == ["error", "end"]
+    expect(playground.testid("step-current")).to_have_text("backward() stopped: it raised the error above")
+    playground.testid("tab-grads").click()
+    fix = alert.locator('[data-fix="allow_unused"]')
+    expect(fix).to_have_text("Add allow_unused=True at line 5")
+    fix.click()
+    expect(page.locator("#run-info")).to_have_attribute("data-ok", "true")
+    expect(playground.testid("output")).to_contain_text("tensor(12.) None")
+    assert playground.get_code().splitlines()[4] == "gx, gw = torch.autograd.grad(y, [x, w], allow_unused=True)"
+    restore_lesson_code(playground)
+
+
+def test_second_backward_offers_retain_graph_on_the_graph(playground):
+    page = playground.page
+    code = "import torch\nx = torch.tensor(3.0, requires_grad=True)\ny = x * x\ny.backward()\ny.backward()\n"
+    playground.set_code(code)
+    playground.click_run()
+    alert = playground.testid("graph-alert")
+    expect(alert).to_have_attribute("data-kind", "freed")
+    fix = alert.locator('[data-fix="retain_graph"]')
+    expect(fix).to_have_text("Add retain_graph=True at line 4")  # where the graph was freed, not line 5
+    fix.click()
+    expect(page.locator("#run-info")).to_have_attribute("data-ok", "true")
+    assert playground.get_code().splitlines()[3] == "y.backward(retain_graph=True)"
+    restore_lesson_code(playground)
+
+
+# ---- the lessons in Chinese ---------------------------------------------------------------------
+
+def test_lesson_comments_follow_the_language_unless_edited(playground, results_dir):
+    page = playground.page
+    lesson = LESSONS[0]
+    english, chinese = ("\n".join(lesson[key]) + "\n" for key in ("code", "code_zh"))
+    playground.testid("lessons").select_option(lesson["id"])
+    assert playground.get_code() == english
+    page.locator('[data-lang="zh"]').click()
+    try:
+        assert playground.get_code() == chinese
+        assert "# 叶子节点：由你亲手创建" in playground.get_code()
+        playground.click_run()
+        # The graph's tags speak Chinese too: ROOT is 根.
+        tags = playground.testid("graph").locator(".root-tag")
+        assert set(tags.all_text_contents()) == {"根"}
+        page.screenshot(path=str(results_dir / "learner-lesson-zh.png"))
+        # "Original code" gives the Chinese version, and an edited lesson keeps its text.
+        edited = chinese + "print('mine')\n"
+        playground.set_code(edited)
+        page.locator('[data-lang="en"]').click()
+        assert playground.get_code() == edited
+        page.locator('[data-lang="zh"]').click()
+        page.locator("#restore").click()
+        assert playground.get_code() == chinese
+    finally:
+        page.locator('[data-lang="en"]').click()
+    assert playground.get_code() == english
+    assert set(playground.testid("graph").locator(".root-tag").all_text_contents()) == {"ROOT"}

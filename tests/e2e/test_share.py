@@ -183,7 +183,7 @@ BROKEN = {
     "cut-in-half": (HALF_TOKEN, "truncated", "incomplete"),
     "one-char-cut": (_valid[:-1], "truncated", "incomplete"),
     "too-many-chars": ("1." + "A" * (MAX_TOKEN_CHARS - 1), "too-large", f"{MAX_TOKEN_CHARS} characters"),
-    "inflates-too-far": (BOMB, "too-large", "too large"),
+    "inflates-too-far": (BOMB, "expands", "not a valid share link: its data expands beyond the 256 KiB limit"),
     "unknown-version": ("9.xxx", "unsupported", "another version"),
     "no-version": ("eJyrVkrOT0lVslJSVnja3_t0wsQnexY8m7RW4VFHk48", "malformed", "damaged"),
     "not-an-object": (make_token([1, 2, 3]), "malformed", "damaged"),
@@ -224,6 +224,25 @@ def test_broken_link_message_speaks_the_ui_language(tab):
         expect(notice).to_contain_text("已改为打开默认课程")
         tab.page.locator('[data-lang="en"]').click()  # an open notice follows the language
         expect(notice).to_contain_text("another version")
+    finally:
+        tab.page.locator('[data-lang="en"]').click()
+        dismiss_notice(tab)
+
+
+def test_a_zip_bomb_link_is_called_invalid_not_too_large_in_both_languages(tab):
+    ensure_ready(tab)
+    dismiss_notice(tab)
+    tab.page.locator('[data-lang="zh"]').click()
+    try:
+        open_hash(tab, "#share=" + BOMB)
+        notice = tab.testid("share-notice")
+        expect(notice).to_have_attribute("data-reason", "expands")
+        expect(notice).to_contain_text("不是一个有效的分享链接")
+        expect(notice).to_contain_text("解压后超过了 256 KiB")
+        expect(notice).not_to_contain_text("太大")
+        tab.page.locator('[data-lang="en"]').click()
+        expect(notice).to_contain_text("expands beyond the 256 KiB limit")
+        expect(notice).not_to_contain_text("too large")
     finally:
         tab.page.locator('[data-lang="en"]').click()
         dismiss_notice(tab)

@@ -219,6 +219,43 @@ def test_views_speak_chinese(playground, results_dir):
     expect(playground.testid("graph").locator("h2")).to_have_text("Computation graph")
 
 
+SPLIT_NUMBERS = """() => {
+  const split = [];
+  let numbers = 0;
+  for (const pre of document.querySelectorAll('[data-testid="grads"] .value-cell pre, [data-testid="grads"] td:nth-child(6) pre')) {
+    const node = pre.firstChild;
+    if (!node) continue;
+    for (const match of node.textContent.matchAll(/-?\\d[\\d.e+-]*/g)) {
+      numbers += 1;
+      const range = document.createRange();
+      range.setStart(node, match.index);
+      range.setEnd(node, match.index + match[0].length);
+      const tops = new Set([...range.getClientRects()].map((r) => Math.round(r.top)));
+      if (tops.size > 1) split.push(match[0]);
+    }
+  }
+  return { numbers, split };
+}"""
+
+
+def test_value_column_wraps_between_numbers_never_inside_one(playground, results_dir):
+    fresh(playground)
+    page = playground.page
+    open_tab(playground, "grads")
+    run(playground, "import torch\nw = torch.linspace(-123456.789, 98765.4321, 24, requires_grad=True)\n"
+                    "big = (w * 1e6).detach()\n")
+    try:
+        for width in (390, 1024):
+            page.set_viewport_size({"width": width, "height": 844})
+            page.wait_for_timeout(200)
+            measured = page.evaluate(SPLIT_NUMBERS)
+            assert measured["numbers"] >= 48, measured
+            assert measured["split"] == [], (width, measured["split"])
+        page.screenshot(path=str(results_dir / "views-value-column.png"))
+    finally:
+        page.set_viewport_size({"width": 1400, "height": 860})
+
+
 def test_large_graph_states_the_cut(playground):
     fresh(playground)
     run(playground, "import torch\nx = torch.ones(3, requires_grad=True)\ny = x\n"

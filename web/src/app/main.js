@@ -14,7 +14,7 @@
 
 import { createEditor } from "../editor/editor.js";
 import { LANGUAGES, STRINGS, defaultLanguage } from "./i18n.js";
-import { LESSONS, lessonById } from "./lessons.js";
+import { LESSONS, isLessonCode, lessonById, lessonCode } from "./lessons.js";
 import { registerOffline } from "../offline/offline.js";
 import { OfflineBadge } from "../offline/offline_badge.js";
 import { OutputView } from "../editor/output.js";
@@ -47,13 +47,18 @@ function currentLesson() {
   return lessonById(settings.lesson);
 }
 
+/** The current lesson's code, commented in the page's language. */
+function lessonText() {
+  return lessonCode(currentLesson(), settings.lang);
+}
+
 const editor = createEditor($("editor"), {
-  doc: settings.drafts[settings.lesson] ?? currentLesson().code,
+  doc: settings.drafts[settings.lesson] ?? lessonText(),
   label: t.editorLabel,
   onRun: () => runEditor(),
   onChange(code) {
-    if (restore && code !== currentLesson().code) restore.hide(); // edited: the undo offer is over
-    if (code === currentLesson().code) delete settings.drafts[settings.lesson];
+    if (restore && !isLessonCode(currentLesson(), code)) restore.hide(); // edited: the undo offer is over
+    if (isLessonCode(currentLesson(), code)) delete settings.drafts[settings.lesson];
     else settings.drafts[settings.lesson] = code;
     saveSettings(settings);
   },
@@ -84,7 +89,7 @@ function selectLesson(id) {
   if (!lessonById(id) || id === settings.lesson) return;
   settings.lesson = id;
   saveSettings(settings);
-  editor.setCode(settings.drafts[id] ?? currentLesson().code);
+  editor.setCode(settings.drafts[id] ?? lessonText());
   editor.markError(null);
   showExplanation();
   restore.hide();
@@ -104,7 +109,10 @@ function startClean() {
 // ---- language -----------------------------------------------------------
 
 function applyLanguage(lang) {
+  // The lesson's comments follow the language, unless the learner has edited its code.
+  const untouched = isLessonCode(currentLesson(), editor.getCode());
   settings.lang = STRINGS[lang] ? lang : "en";
+  if (untouched && editor.getCode() !== lessonText()) editor.setCode(lessonText());
   t = STRINGS[settings.lang];
   saveSettings(settings);
   document.documentElement.lang = settings.lang === "zh" ? "zh-Hans" : "en";
@@ -182,7 +190,7 @@ function onStatus(msg) {
 let views = null;
 let shareUI = null;
 restore = new RestoreOriginal({ button: $("restore"), notice: $("restore-notice") }, {
-  original: () => currentLesson().code,
+  original: () => lessonText(),
   getCode: () => editor.getCode(),
   setCode(code) {
     editor.setCode(code);
@@ -207,10 +215,13 @@ views = new Views({
   busy: () => python.state !== "ready",
   applyFix(fix) {
     // Python wrote the fixed line from the code that ran; only apply it to that same line.
+    const before = editor.getCode();
     if (!editor.replaceLine(fix.line, fix.before, fix.after)) {
       output.line("note", t.fixStale(fix.line));
       return;
     }
+    // One undoable edit (Ctrl+Z), and an Undo button beside the editor.
+    restore.offer(before, (strings) => strings.fixApplied(fix.line));
     runEditor();
   },
 }, t);

@@ -25,7 +25,7 @@ const FEED_BYTES = 1024;
 /** Why a token could not be read (or a state not packed): `reason` says which. */
 export class ShareError extends Error {
   /**
-   * @param {"malformed"|"truncated"|"too-large"|"unsupported"} reason
+   * @param {"malformed"|"truncated"|"too-large"|"expands"|"unsupported"} reason
    * @param {string} message
    */
   constructor(reason, message) {
@@ -133,7 +133,9 @@ async function inflate(bytes) {
     total += step.value.byteLength;
     if (total > MAX_STATE_BYTES) {
       reader.cancel().catch(() => {});
-      throw new ShareError("too-large", `the shared state is larger than ${MAX_STATE_BYTES} bytes`);
+      // A short link whose data inflates past the limit: no link made here does that (encodeState
+      // refuses such states), so it is not a valid link rather than a long one.
+      throw new ShareError("expands", `the link's data expands beyond ${MAX_STATE_BYTES} bytes`);
     }
     chunks.push(step.value);
   }
@@ -170,7 +172,8 @@ export async function encodeState(state) {
  * object's fields; this only guarantees a plain object within the limits.
  * @param {string} token
  * @returns {Promise<object>}
- * @throws {ShareError} with reason "too-large", "unsupported", "malformed" or "truncated"
+ * @throws {ShareError} with reason "too-large" (too many characters), "expands" (its data
+ *   inflates past MAX_STATE_BYTES), "unsupported", "malformed" or "truncated"
  */
 export async function decodeState(token) {
   if (typeof token !== "string") throw new ShareError("malformed", "a share token is a string");

@@ -7,7 +7,7 @@
 // kept (in localStorage, so it survives a reload) until the user takes it
 // back with "Back to my code".
 
-import { MAX_TOKEN_CHARS, ShareError, readShareHash, shareHash } from "./share.js";
+import { MAX_STATE_BYTES, MAX_TOKEN_CHARS, ShareError, readShareHash, shareHash } from "./share.js";
 
 const KEPT_KEY = "autograd-playground:kept-drafts:v1";
 const LANGS = ["en", "zh"];
@@ -17,6 +17,7 @@ const ERROR_TEXT = {
   malformed: (t) => t.shareMalformed,
   truncated: (t) => t.shareTruncated,
   "too-large": (t) => t.shareTooLarge(MAX_TOKEN_CHARS),
+  expands: (t) => t.shareExpands(MAX_STATE_BYTES / 1024),
   unsupported: (t) => t.shareUnsupported,
 };
 

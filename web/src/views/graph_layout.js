@@ -43,7 +43,7 @@ export function nodeLines(node, t) {
       return [t.graphCollapsed(count(node.count)), ops.join(", ")];
     }
     case "cut":
-      return [node.name];
+      return [node.count != null ? t.graphCut(count(node.count)) : node.name];
     default:
       return [node.name || node.id];
   }

@@ -3,7 +3,7 @@
 // click to select a node. It only renders: which node is freed, which one
 // raised, which one the step-through is on, all come from Python.
 
-import { count, fill, h, s } from "./dom.js";
+import { count, fill, h, s, shapeText } from "./dom.js";
 import { curvePath, layoutGraph } from "./graph_layout.js";
 
 const MIN_ZOOM = 0.08;
@@ -17,11 +17,15 @@ export class GraphView {
    * @param {HTMLElement} root the section[data-testid=graph]
    * @param {object} options
    * @param {(id: string|null) => void} options.onSelect a node was clicked (null: background)
+   * @param {(fix: object) => void} options.onFix a quick fix of the marked error was clicked
+   * @param {() => boolean} options.busy true while Python runs something
    * @param {object} options.t the current language's strings
    */
-  constructor(root, { onSelect, t }) {
+  constructor(root, { onSelect, onFix, busy, t }) {
     this.root = root;
     this.onSelect = onSelect;
+    this.onFix = onFix;
+    this.busy = busy;
     this.t = t;
     this.graph = null;
     this.layout = null;
@@ -137,17 +141,40 @@ export class GraphView {
     fill(this.note, h("strong", { text: t.truncTitle }), " ",
       t.truncText(count(truncated.total), count(truncated.budget), count(truncated.shown),
         count(truncated.collapsed), count(truncated.cut)),
-      h("span", { class: "reason", text: ` (${truncated.reason})` }));
+      h("span", { class: "reason", text: ` (${truncated.autograd_nodes != null
+        ? t.truncReason(count(truncated.autograd_nodes), count(truncated.budget)) : truncated.reason})` }));
   }
 
+  /** The marked error's one-line explanation and its quick fixes (all decided by Python). */
   showAlert(failed) {
     this.alert.hidden = !failed;
     if (!failed) return;
     const t = this.t;
-    this.alert.dataset.kind = failed.kind || "freed";
-    if (failed.kind === "version") return fill(this.alert, h("strong", { text: `${failed.name}: ` }), t.failedVersion);
-    fill(this.alert, h("strong", { text: `${failed.name}: ` }), t.failedHint,
-      " ", h("code", { text: "retain_graph=True" }), t.failedHintEnd);
+    const kind = failed.kind || "freed";
+    this.alert.dataset.kind = kind;
+    const detail = failed.detail || {};
+    const who = (fallback) => (detail.tensor ? detail.tensor : fallback);
+    let text;
+    if (kind === "version") text = [t.failedVersion];
+    else if (kind === "leaf_inplace") text = [t.failedLeaf(who(t.failedLeafWho), detail.view)];
+    else if (kind === "nonscalar") text = [t.failedNonscalar(who(t.failedOutputWho), shapeText(detail.shape || []))];
+    else if (kind === "unused") text = [t.failedUnused(who(t.failedInputWho), detail.index)];
+    else text = [t.failedHint, " ", h("code", { text: "retain_graph=True" }), t.failedHintEnd];
+    // A tensor the error is about already leads its sentence; a node is named first.
+    const head = failed.id && failed.id.startsWith("f") && failed.name ? h("strong", { text: `${failed.name}: ` }) : null;
+    const fixes = failed.fixes || [];
+    fill(this.alert, h("p", { class: "alert-text", "data-testid": "graph-alert-text" }, head, ...text),
+      fixes.length ? h("div", { class: "fix-list" }, fixes.map((fix) => this.fixRow(fix, detail)),
+        h("span", { class: "fix-hint", text: t.fixHint })) : null);
+  }
+
+  fixRow(fix, detail) {
+    const label = this.t.fixLabel[fix.kind];
+    return h("div", { class: "fix-row" },
+      h("button", { type: "button", class: "primary", "data-testid": "graph-fix", "data-fix": fix.kind,
+        disabled: this.busy(), onclick: () => this.onFix(fix) },
+      label ? label(fix.line, detail.tensor) : fix.kind),
+      h("code", { class: "fix-preview", text: fix.after.trim() }));
   }
 
   draw() {
@@ -195,7 +222,7 @@ export class GraphView {
     });
     g.appendChild(s("title", { text: [...node.lines, node.freedLine].filter(Boolean).join("\n") }));
     g.appendChild(s("rect", { class: "body", width: w, height: hgt, rx: data.kind === "tensor" ? 9 : 5 }));
-    if (data.kind === "tensor") g.appendChild(s("text", { class: "root-tag", x: w + 4, y: 11, text: "ROOT" }));
+    if (data.kind === "tensor") g.appendChild(s("text", { class: "root-tag", x: w + 4, y: 11, text: this.t.rootTag }));
     const [title, sub] = node.lines;
     const twoLines = Boolean(sub || node.freedLine);
     g.appendChild(s("text", { class: "label", x: w / 2, y: twoLines ? 18 : hgt / 2 + 4.5, text: title }));

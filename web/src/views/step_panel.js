@@ -170,13 +170,14 @@ export class StepPanel {
       case "node": return this.label(step.node, names);
       case "accumulate": return `AccumulateGrad → ${t.sAccumulate(this.leafName(step, names))}`;
       case "hook": return `${this.label(step.node, names)}: ${t.sHook(step.output_nr)}`;
-      case "error": return `${step.name} — ${this.errorText(step)}`;
+      case "error": return `${step.name || this.label(step.node, names)} — ${this.errorText(step)}`;
       default: return this.endText();
     }
   }
 
   errorText(step) {
-    return step.kind === "version" ? this.t.sErrorVersion : this.t.sError;
+    const t = this.t;
+    return { version: t.sErrorVersion, nonscalar: t.sErrorNonscalar, unused: t.sErrorUnused }[step.kind] || t.sError;
   }
 
   /** A pass that raised did not finish: its last step says so. */
@@ -209,7 +210,7 @@ export class StepPanel {
     } else if (step.event === "hook") {
       rows.push(title(`${t.sHook(step.output_nr)}${step.replaced ? ` ${t.sHookReplaced}` : ""}`), this.grad(step.grad));
     } else if (step.event === "error") {
-      rows.push(title(step.name, "error"), h("p", { class: "error", text: this.errorText(step) }));
+      rows.push(title(step.name || this.label(step.node, names), "error"), h("p", { class: "error", text: this.errorText(step) }));
     } else if (step.event === "begin") {
       rows.push(title(this.summary(step, names)));
     } else {

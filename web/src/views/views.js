@@ -20,8 +20,8 @@ export class Views {
    * @param {(result: object) => void} hooks.report prints a result's error like a console line's
    * @param {(text: string) => void} hooks.echo writes a line to the console as typed input
    * @param {() => boolean} hooks.busy true while Python runs something
-   * @param {(fix: {line: number, before: string, after: string}) => void} hooks.applyFix
-   *     puts a one-line fix into the editor and runs it again
+   * @param {(fix: {kind: string, line: number, before: string, after: string}) => void} hooks.applyFix
+   *     puts a one-line fix into the editor (undoably) and runs it again
    * @param {object} t the current language's strings
    */
   constructor(hooks, t) {
@@ -30,7 +30,9 @@ export class Views {
     this.state = { graph: null, failed: null };
     this.tab = "grads";
 
-    this.graph = new GraphView($("graph"), { t, onSelect: (id) => this.select(id) });
+    this.graph = new GraphView($("graph"), {
+      t, onSelect: (id) => this.select(id), onFix: (fix) => hooks.applyFix(fix), busy: () => hooks.busy(),
+    });
     this.details = new NodeDetails(this.graph.details, {
       describe: (id) => hooks.request("describe", { node: id }, { quiet: true }),
       useAsRoot: (name) => { this.backward.setRoot(name); this.showTab("backward"); },
@@ -131,7 +133,7 @@ export class Views {
 
   setBusy() {
     const busy = this.hooks.busy();
-    for (const el of document.querySelectorAll('[data-testid="backward-run"], [data-testid="jacobian-build"]')) {
+    for (const el of document.querySelectorAll('[data-testid="backward-run"], [data-testid="jacobian-build"], [data-testid="graph-fix"], [data-testid="freed-fix"]')) {
       el.disabled = busy;
     }
   }
