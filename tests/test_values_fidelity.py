@@ -12,3 +12,12 @@ def test_softmax_of_an_empty_integer_tensor_is_an_empty_tensor_of_its_dtype(fn):
         assert (r.dtype, tuple(r.shape)) == (x.dtype, tuple(x.shape))
     with pytest.raises(NotImplementedError, match="\"softmax_lastdim_kernel_impl\" not implemented for 'Long'"):
         torch.softmax(torch.tensor([1, 2]), 0)
+
+
+def test_vector_norms_add_in_order_in_the_input_dtype_as_pytorchs_reduction():
+    torch.manual_seed(0)
+    x = torch.randn(3, 5, 7) * 3
+    assert x.norm(p=1).item() == 248.326904296875  # NumPy's pairwise float32 sum gives 248.32687377929688
+    assert x.norm(p=3).item() == 16.608381271362305
+    assert x.norm(p=0).item() == 105.0 and x.norm(p=0, dim=1).tolist()[0] == [5.0] * 7
+    assert x.norm(p=-float("inf")).item() == x.abs().min().item()

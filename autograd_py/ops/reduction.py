@@ -147,12 +147,13 @@ class ProdBackward0(_Reduction):
             return grad * (result / x)
         g = grad
         if grad_mode.is_grad_enabled():  # create_graph: keep it differentiable
-            if not isinstance(self, ProdBackward1) and not nb:
+            if nb:
+                return g * _prod_of_others(x, self.dims)
+            if not isinstance(self, ProdBackward1):
                 # PyTorch differentiates the flattened input's product, then views it back
-                from .shape import reshape
-                flat = reshape(x, (-1,))
-                return reshape(g * _prod_of_others(flat, (0,)), x._data.shape)
-            return g * _prod_of_others(x, self.dims)
+                from .shape import reshape, view
+                return view(_safe_zeros_backward(g, reshape(x, (-1,)), 0), x._data.shape)
+            return _safe_zeros_backward(g, x, self.dims[0])
         # With zeros, divide-by-x fails: use the product of all the other elements instead.
         moved = np.moveaxis(x._data, self.dims, tuple(range(len(self.dims))))
         flat = moved.reshape((-1,) + moved.shape[len(self.dims):])
@@ -160,6 +161,22 @@ class ProdBackward0(_Reduction):
         after = np.cumprod(np.concatenate([np.ones_like(flat[:1]), flat[::-1][:-1]]), axis=0)[::-1]
         others = np.moveaxis((before * after).reshape(moved.shape), tuple(range(len(self.dims))), self.dims)
         return g * _make(others)
+
+
+def _safe_zeros_backward(grad, x, dim):
+    """PyTorch's prod_safe_zeros_backward: grad times the product of the elements before each one
+    along ``dim`` times the product of those after it (built from differentiable ops)."""
+    k = x._data.shape[dim]
+    if k == 1:
+        return grad
+    from .shape import permute
+    order = [d for d in range(x._data.ndim) if d != dim] + [dim]
+    back = tuple(int(i) for i in np.argsort(order))
+    moved = unsqueeze(permute(x, order), -2)
+    i, j = np.indices((k, k))
+    before = permute(prod(where(_make(j < i), moved, 1.0), -1), back)
+    after = permute(prod(where(_make(j > i), moved, 1.0), -1), back)
+    return grad * (before * after)
 
 
 def _prod_of_others(x, dims):
@@ -329,6 +346,10 @@ class AmaxBackward0(_Reduction):
         if not self.keepdim:
             for d in self.dims:
                 grad, result = unsqueeze(grad, d + nb), unsqueeze(result, d)
+            if self.restores_a_dim and not nb:
+                # restore_reduced_dims gives a 0-dim input's dim back (size 1): the engine then
+                # sums the (1,)-shaped gradient into the input's shape, as PyTorch's does
+                grad, result = unsqueeze(grad, 0), unsqueeze(result, 0)
         mask = x == result
         return grad / _make(np.sum(mask._data, axis=self.dims, keepdims=True)) * mask
 
@@ -344,8 +365,11 @@ def _amax_amin(input, dim, keepdim, np_fn, cls):
     if grad_on(input):
         node = cls()
         _reduced(input, dims, keepdim, node, self=input)
+        node.restores_a_dim = not input._data.ndim and dim is not None and dim != () and dim != []
         node.save_output(result=out)
         record(out, node, (input,))
+        if node.restores_a_dim:
+            node._input_meta = [(input._data.shape, input._data.dtype)]  # the engine sums the (1,) grad
     return out
 
 
@@ -473,7 +497,9 @@ def _var_backward(node, grad, x):
     if full:
         m = mean(x)
         if dof <= 0:
-            return grad * _make(np.where(x._data == m._data, np.nan, np.inf).astype(x._data.dtype))
+            # at::where(cond, nan, inf) of two numbers has the default dtype: a float64 input's
+            # gradient then comes out float32, and the engine casts it back (ToCopyBackward0)
+            return grad * _make(np.where(x._data == m._data, np.nan, np.inf).astype(dtypes.get_default_dtype().np))
         return mul_scalar(grad, 2.0 / dof) * (x - m)
     return mul_scalar(grad, 2.0 / dof if dof else np.inf) * (x - mean(x, node.dims, keepdim=True))
 
@@ -569,6 +595,30 @@ class LinalgVectorNormBackward0(_Reduction):
         return scaled * masked_fill(grad / norm_ ** (p - 1), norm_ == 0, 0)
 
 
+def _pow(x, e):
+    """``x ** e`` rounded once, as the C library's powf that PyTorch's norm calls (NumPy's float32
+    loops may use a less exact vector pow)."""
+    x = np.asarray(x)
+    if x.dtype == np.float32:
+        with np.errstate(divide="ignore"):
+            return (x.astype(np.float64) ** float(np.float32(e))).astype(np.float32)
+    with np.errstate(divide="ignore"):
+        return x ** e
+
+
+def _sum_in_order(a, dims, keepdim):
+    """PyTorch's binary_kernel_reduce for the norms: one accumulator in the input's dtype, each
+    element added in turn (NumPy's pairwise sum rounds differently)."""
+    keep = [d for d in range(a.ndim) if d not in dims]
+    moved = np.transpose(a, keep + list(dims))
+    rows = moved.reshape(moved.shape[:len(keep)] + (-1,))
+    if rows.shape[-1]:
+        value = np.add.accumulate(rows, axis=-1)[..., -1]
+    else:
+        value = np.zeros(rows.shape[:-1], a.dtype)
+    return value.reshape([1 if d in dims else n for d, n in enumerate(a.shape)]) if keepdim else value
+
+
 def abs_(x):
     from .pointwise import abs
     return abs(x)
@@ -585,8 +635,14 @@ def norm(input, p="fro", dim=None, keepdim=False, dtype=None):
         value = np.max(a, axis=dims, keepdims=keepdim)
     elif p == 2:
         value = np.sqrt(np.sum(a * a, axis=dims, keepdims=keepdim))
+    elif p == -float("inf"):
+        value = np.min(a, axis=dims, keepdims=keepdim)
+    elif p == 0:
+        value = _sum_in_order((a != 0).astype(a.dtype), dims, keepdim)
+    elif p == 1:
+        value = _sum_in_order(a, dims, keepdim)
     else:
-        value = np.sum(a ** p, axis=dims, keepdims=keepdim) ** (1 / p)
+        value = _pow(_sum_in_order(_pow(a, p), dims, keepdim), 1 / p)
     out = _make(np.asarray(value, dtype=data.dtype))
     if grad_on(input):
         node = LinalgVectorNormBackward0()

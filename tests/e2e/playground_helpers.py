@@ -22,9 +22,11 @@ def assert_in_order(text, expected):
 class PlaygroundPage:
     """One loaded playground tab, with everything it requested and logged."""
 
-    def __init__(self, browser, url):
+    def __init__(self, browser, url, **context_options):
+        """``context_options`` go to ``browser.new_context``, e.g. ``service_workers="block"``."""
         self.url = url
-        self.context = browser.new_context(viewport={"width": 1400, "height": 860}, locale="en-US")
+        self.context = browser.new_context(viewport={"width": 1400, "height": 860}, locale="en-US",
+                                           **context_options)
         self.requests = []
         self.dialogs = []
         self.console = []

@@ -15,6 +15,7 @@
 import { createEditor } from "../editor/editor.js";
 import { LANGUAGES, STRINGS, defaultLanguage } from "./i18n.js";
 import { LESSONS, isLessonCode, lessonById, lessonCode } from "./lessons.js";
+import { isolate } from "../offline/isolation.js";
 import { registerOffline } from "../offline/offline.js";
 import { OfflineBadge } from "../offline/offline_badge.js";
 import { OutputView } from "../editor/output.js";
@@ -36,8 +37,7 @@ const output = new OutputView($("output"));
 const statusEl = $("status");
 const offlineBadge = new OfflineBadge($("offline"), t);
 const phaseTimes = {};
-const NEXT_PHASE = { runtime: "numpy", numpy: "autograd_py", autograd_py: "ready" };
-let loadingPhase = "runtime";
+const PHASES = ["runtime", "numpy", "autograd_py"];
 let fatal = null;
 let restore = null; // "Original code" and its undo offer (restore.js)
 
@@ -148,13 +148,15 @@ function renderStatus(state) {
     text.textContent = t.error;
     statusEl.title = fatal ? fatal.message : "";
   } else if (state === "loading") {
-    text.textContent = `${t["phase_" + loadingPhase]}…`;
+    // Which of the three phases, so ~10 s of loading visibly moves on.
+    const step = Math.min(PHASES.indexOf(python.loadingPhase) + 1 || PHASES.length, PHASES.length);
+    text.textContent = `${t["phase_" + python.loadingPhase]}… ${step}/${PHASES.length}`;
     statusEl.title = "";
   } else if (state === "running") {
     text.textContent = t.running;
   } else {
     text.textContent = phaseTimes.ready ? t.readyIn(seconds(phaseTimes.ready)) : t.ready;
-    statusEl.title = ["runtime", "numpy", "autograd_py"]
+    statusEl.title = PHASES
       .filter((phase) => phase in phaseTimes)
       .map((phase) => `${phase}: ${seconds(phaseTimes[phase])} s`)
       .join(" · ");
@@ -162,7 +164,7 @@ function renderStatus(state) {
   const busy = state !== "ready";
   $("run").disabled = busy;
   // A disabled button says why: a title for the pointer, the status for screen readers.
-  $("run").title = state === "loading" ? t.runWaiting(t["phase_" + loadingPhase]) : t.runTitle;
+  $("run").title = state === "loading" ? t.runWaiting(t["phase_" + python.loadingPhase]) : t.runTitle;
   if (state === "loading") $("run").setAttribute("aria-describedby", "status");
   else $("run").removeAttribute("aria-describedby");
   $("reset").disabled = busy;
@@ -184,7 +186,6 @@ function onStatus(msg) {
     performance.mark(`playground:phase:${msg.phase}`, { detail: { ms: msg.ms } });
     if (msg.phase === "ready") performance.mark("playground:python-ready");
   }
-  loadingPhase = NEXT_PHASE[msg.phase] || "ready";
 }
 
 let views = null;
@@ -201,12 +202,11 @@ const python = new PythonClient({
   onStatus,
   onStream: (stream, text) => output.write(stream, text),
   onState: renderStatus,
-  onRestarted(by) {
-    if (by !== "died") return; // Stop's restart is explained by stop()
-    output.line("note", t.workerDied);
+  onRestarted(why) {
+    output.line("note", why === "silent" ? t.workerSilent : t.workerDied);
     views.showResult({ graph: null, trace: null, grad_history: {}, reset: true });
   },
-});
+}, { gate: isolate() }); // on a first visit the page may reload once for isolation, before Python starts
 
 views = new Views({
   request: (type, payload, options) => python.request(type, payload, options),

@@ -11,23 +11,25 @@
 //   "error"        saving failed (the page keeps working online; a later visit tries again)
 
 const STATUS_TIMEOUT_MS = 10_000;
+const FILL_TIMEOUT_MS = 300_000; // ~20 MB on a slow line
 
-/** Asks a service worker for {version, files, cached, complete}. */
-function askStatus(worker) {
+/** Asks a service worker for {version, files, cached, complete}, after filling its copy for "fill". */
+function ask(worker, type = "status", timeoutMs = STATUS_TIMEOUT_MS) {
   return new Promise((resolve, reject) => {
     const channel = new MessageChannel();
-    const timer = setTimeout(() => reject(new Error("the service worker did not answer")), STATUS_TIMEOUT_MS);
+    const timer = setTimeout(() => reject(new Error("the service worker did not answer")), timeoutMs);
     channel.port1.onmessage = (event) => {
       clearTimeout(timer);
       resolve(event.data || {});
     };
-    worker.postMessage({ type: "status" }, [channel.port2]);
+    worker.postMessage({ type }, [channel.port2]);
   });
 }
 
 /**
- * Registers ./sw.js for this folder. Call it once Python is loaded, so saving
- * ~20 MB of files does not compete with the first load.
+ * Registers ./sw.js for this folder (isolation.js may have done so already)
+ * and completes its offline copy. Call it once Python is loaded, so saving
+ * the files the page did not load itself does not compete with the first load.
  *
  * @param {object} [options]
  * @param {(state: string, detail?: object) => void} [options.onState] called on every state change
@@ -74,7 +76,12 @@ export function registerOffline({ onState = () => {} } = {}) {
     const active = registration.active;
     if (!active) return;
     try {
-      const status = await askStatus(active);
+      let status = await ask(active);
+      if (!status.complete && !registration.waiting) {
+        // The first install keeps what the page loads; the rest is fetched now, Python being ready.
+        report("installing");
+        status = await ask(active, "fill", FILL_TIMEOUT_MS);
+      }
       if (registration.waiting) report("update");
       else if (status.complete) report("ready", status);
       else report("error", status);

@@ -1,84 +1,27 @@
 // The page's side of the worker protocol (see worker.js for the messages).
 //
-// PythonClient hides which worker is current: Stop either interrupts the
-// running code through a SharedArrayBuffer (when the page is
-// crossOriginIsolated, so the namespace survives) or terminates the worker
-// and switches to a fresh one. Without isolation a spare worker is warmed up
-// in the background once the first one is ready, so a restart takes well
-// under a second instead of a full Pyodide load.
+// PythonClient hides which worker is current. Stop interrupts the running code
+// through a SharedArrayBuffer when the page is crossOriginIsolated (directly,
+// or through the service worker, see isolation.js), so the namespace survives.
+// Only where that is impossible, or the interrupt is not heard, it ends the
+// worker and starts a fresh one: a second worker is started only then, never
+// kept warm, so a tab downloads and runs one Pyodide.
 //
-// The page and a worker talk over a private MessageChannel handed over in the
-// first message: user code in the worker can post to the worker's own global
-// port (`import js; js.postMessage(...)`), and the page does not listen there.
-// A worker that dies (e.g. user code calling `js.close()`) releases a Web Lock
-// it holds from start-up; the page notices and restarts Python with a note.
+// It also watches a worker that dies (worker_handle.js: a Web Lock) or goes
+// silent while a request is pending. While no pending request has started,
+// the worker's event loop is free and answers pings at once: a worker that
+// does not answer for SILENT_MS, or answers without knowing a pending request
+// (its result was lost), is restarted, with a note. A started request may run
+// as long as it likes: that is what Stop is for.
 
 import { failedResult } from "./failed_result.js";
+import { WorkerHandle } from "./worker_handle.js";
 
 const SIGINT = 2;
 const INTERRUPT_GRACE_MS = 1500; // after this, Stop falls back to a restart
-
-function uniqueName() {
-  const random = self.crypto && crypto.randomUUID ? crypto.randomUUID() : `${Date.now()}-${Math.random()}`;
-  return `autograd-playground:worker:${random}`;
-}
-
-class WorkerHandle {
-  constructor(onMessage) {
-    this.worker = new Worker(new URL("./worker.js", location.href), { type: "module" });
-    this.phases = [];
-    this.ready = false;
-    this.fatal = null;
-    this.interrupt = null;
-    this.terminated = false;
-    this.onMessage = onMessage;
-    const channel = new MessageChannel();
-    this.port = channel.port1;
-    this.lock = self.navigator && navigator.locks ? uniqueName() : null;
-    const connect = { type: "connect", port: channel.port2, lock: this.lock };
-    if (typeof SharedArrayBuffer !== "undefined" && self.crossOriginIsolated) {
-      this.interrupt = new Uint8Array(new SharedArrayBuffer(1));
-      connect.interruptBuffer = this.interrupt.buffer;
-    }
-    this.worker.postMessage(connect, [channel.port2]);
-    this.port.onmessage = (event) => this.receive(event.data || {});
-    this.worker.onerror = (event) => {
-      event.preventDefault();
-      // Only the loading script can fail the worker; later errors come from user code's callbacks.
-      if (!this.ready) this.receive({ type: "fatal", phase: "worker", message: event.message || "worker error" });
-    };
-  }
-
-  /** The worker holds its lock for life: being granted it means the worker is gone. */
-  watchForDeath() {
-    if (!this.lock) return;
-    navigator.locks.request(this.lock, () => {
-      if (!this.terminated) this.receive({ type: "died" });
-    });
-  }
-
-  post(msg) {
-    this.port.postMessage(msg);
-  }
-
-  receive(msg) {
-    if (msg.type === "alive") return this.watchForDeath();
-    if (msg.type === "status") {
-      this.phases.push(msg);
-      if (msg.phase === "ready") this.ready = true;
-    } else if (msg.type === "fatal") {
-      this.fatal = msg;
-    }
-    this.onMessage(this, msg);
-  }
-
-  terminate() {
-    this.terminated = true;
-    this.onMessage = () => {};
-    this.port.close();
-    this.worker.terminate();
-  }
-}
+const PING_MS = 1000;
+const SILENT_MS = 6000;
+const NEXT_PHASE = { runtime: "numpy", numpy: "autograd_py", autograd_py: "ready" };
 
 export class PythonClient {
   /**
@@ -86,19 +29,25 @@ export class PythonClient {
    * @param {(msg: object) => void} hooks.onStatus  status and fatal messages of the current worker
    * @param {(stream: string, text: string) => void} hooks.onStream  streamed output
    * @param {(state: string) => void} hooks.onState  "loading" | "ready" | "running" | "error"
+   * @param {(why: "died"|"silent") => void} [hooks.onRestarted]  Python was restarted unasked
    * @param {object} [options]
-   * @param {boolean} [options.spare] warm a spare worker for fast restarts (false in embeds:
-   *     a page of embeds must not hold two Pythons per example)
+   * @param {Promise<unknown>} [options.gate] the first worker starts once it resolves
    */
-  constructor(hooks, { spare = true } = {}) {
+  constructor(hooks, { gate = Promise.resolve() } = {}) {
     this.hooks = hooks;
-    this.useSpare = spare;
     this.nextId = 1;
-    this.pending = new Map(); // id -> {resolve, type}
-    this.spare = null;
-    this.current = this.spawn();
+    this.pending = new Map(); // id -> {resolve, type, quiet}
+    this.current = this.spawn(gate);
+    this.ping = null; // {ids, sent} of the ping waiting for its pong
+    this.watchTimer = null;
     this.readyPromise = null;
     this.resetReadyPromise();
+  }
+
+  /** The phase the current worker is loading: runtime, numpy, autograd_py (or ready). */
+  get loadingPhase() {
+    const last = this.current.phases[this.current.phases.length - 1];
+    return last ? NEXT_PHASE[last.phase] || "ready" : "runtime";
   }
 
   get interruptible() {
@@ -126,29 +75,25 @@ export class PythonClient {
     this.readyPromise.catch(() => {}); // a failed load is reported through onStatus
   }
 
-  spawn() {
-    return new WorkerHandle((handle, msg) => this.dispatch(handle, msg));
+  spawn(gate) {
+    return new WorkerHandle((handle, msg) => this.dispatch(handle, msg), gate);
   }
 
   dispatch(handle, msg) {
-    if (msg.type === "died" && handle === this.spare) {
-      this.spare = null; // a dead spare is simply not used
-      return;
-    }
-    if (handle !== this.current) {
-      // The spare only matters once it is ready; its phases are replayed on switch.
-      return;
-    }
+    if (handle !== this.current) return; // a worker ended by restart()
     if (msg.type === "died") {
-      this.restart();
-      if (this.hooks.onRestarted) this.hooks.onRestarted("died");
+      this.recover("died");
+      return;
+    }
+    if (msg.type === "pong") {
+      this.heard(msg);
       return;
     }
     if (msg.type === "status" || msg.type === "fatal") {
       this.hooks.onStatus(msg);
       if (msg.type === "status" && msg.phase === "ready") {
         this.resolveReady();
-        this.warmSpare();
+        this.watch();
       }
       if (msg.type === "fatal") this.rejectReady(new Error(msg.message));
       this.emitState();
@@ -167,9 +112,47 @@ export class PythonClient {
     this.hooks.onState(this.state);
   }
 
-  warmSpare() {
-    if (!this.useSpare || this.interruptible || this.spare) return;
-    this.spare = this.spawn();
+  /** Restarts a worker that died or went silent, and says so. */
+  recover(why) {
+    this.restart();
+    if (this.hooks.onRestarted) this.hooks.onRestarted(why);
+  }
+
+  /** Pings the current worker every PING_MS while a request is pending; see the top. */
+  watch() {
+    if (this.watchTimer !== null) return;
+    const tick = () => {
+      this.watchTimer = null;
+      const handle = this.current;
+      if (!handle.ready || !this.pending.size) {
+        this.ping = null;
+        return;
+      }
+      if (!this.ping) {
+        this.ping = { ids: [...this.pending.keys()], sent: performance.now() };
+        handle.post({ type: "ping" });
+      } else if (!this.running(handle) && performance.now() - Math.max(this.ping.sent, handle.heardAt) > SILENT_MS) {
+        this.recover("silent");
+        return;
+      }
+      this.watchTimer = setTimeout(tick, PING_MS);
+    };
+    this.watchTimer = setTimeout(tick, PING_MS);
+  }
+
+  /** True while a pending request runs in Python (the worker said it started it). */
+  running(handle) {
+    for (const id of this.pending.keys()) if (handle.started.has(id)) return true;
+    return false;
+  }
+
+  /** A pong lists the requests the worker holds; results always arrive before it. */
+  heard(pong) {
+    const ping = this.ping;
+    this.ping = null;
+    if (!ping) return;
+    const known = new Set(pong.ids || []);
+    if (ping.ids.some((id) => this.pending.has(id) && !known.has(id))) this.recover("silent");
   }
 
   /**
@@ -184,6 +167,7 @@ export class PythonClient {
     const fields = typeof payload === "string" || payload === undefined ? { code: payload } : payload;
     this.current.post({ ...fields, id, type });
     this.emitState();
+    if (this.current.ready) this.watch();
     return promise;
   }
 
@@ -200,7 +184,6 @@ export class PythonClient {
       if (settled && handle === this.current) return "interrupted";
     }
     this.restart();
-    if (this.hooks.onRestarted) this.hooks.onRestarted("self");
     return "restarted";
   }
 
@@ -216,19 +199,14 @@ export class PythonClient {
     });
   }
 
-  /** Terminates the current worker and switches to the spare (or a new one). */
+  /** Terminates the current worker and starts a new one (the only time a second one loads). */
   restart() {
-    const old = this.current;
-    old.terminate();
-    const next = this.spare || this.spawn();
-    this.spare = null;
-    this.current = next;
+    this.current.terminate();
+    this.current = this.spawn();
+    this.ping = null;
     this.resetReadyPromise();
     for (const [id, entry] of this.pending) entry.resolve(failedResult(id, "Restarted", "Python was restarted"));
     this.pending.clear();
-    // Replay what the new worker already reported, so the status is right at once.
-    for (const msg of next.phases) this.dispatch(next, msg);
-    if (next.fatal) this.dispatch(next, next.fatal);
     this.emitState();
   }
 }

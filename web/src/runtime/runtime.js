@@ -25,6 +25,7 @@ export class Runtime {
     this.pyodide = null;
     this.playground = null; // PyProxy of autograd_py.playground (its Session)
     this.interruptView = null;
+    this.broken = false; // Pyodide crashed (a fatal error): nothing can run in it any more
   }
 
   status(phase, phaseStart) {
@@ -98,10 +99,11 @@ export class Runtime {
       else if (msg.type === "eval") json = session.eval_json(String(msg.code));
       else if (VIEW_REQUESTS.has(msg.type)) json = session.request_json(JSON.stringify(msg));
       else throw new Error(`unknown request type ${msg.type}`);
+      return { ...JSON.parse(json), id: msg.id, type: "result" };
     } catch (err) {
+      if ((err && err.pyodide_fatal_error) || /can no longer be used/.test(String(err))) this.broken = true;
       return failedResult(msg.id, "InternalError", String(err), String(err));
     }
-    return { ...JSON.parse(json), id: msg.id, type: "result" };
   }
 }
 
@@ -130,10 +132,13 @@ export class RequestQueue {
   drain() {
     if (this.busy || !this.isOpen) return;
     this.busy = true;
-    try {
-      while (this.jobs.length) this.run(this.jobs.shift());
-    } finally {
-      this.busy = false;
+    while (this.jobs.length) {
+      try {
+        this.run(this.jobs.shift());
+      } catch (err) {
+        console.error("request failed", err); // the next request still runs
+      }
     }
+    this.busy = false;
   }
 }

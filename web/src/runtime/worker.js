@@ -14,33 +14,58 @@
 //                                  run an interactive backward (Python builds and echoes the call)
 //     {id, type: "jacobian", output, input}   the Jacobian, one autograd.grad per row
 //     {id, type: "describe", node}            a graph node's details (saved tensors, formula)
+//     {type: "ping"}               answered at once by a pong (not queued; see python_client.js)
 //   worker -> page, over the port
 //     {type: "alive"}                        the lock is held; the page may watch it
+//     {type: "pong", ids}                    the ids of the requests waiting in the queue
+//     {type: "started", id}                  the request's Python code begins to run
 //     {type: "status", phase, ms, total_ms}  phase in runtime | numpy | autograd_py | ready
 //     {type: "fatal", phase, message}        loading failed; the worker is unusable
 //     {type: "stdout" | "stderr" | "warning" | "echo", text}   streamed, batched by the Python side
 //     {id, type: "result", ok, stdout, stderr, error, duration_ms, ...}
 //       run/eval/backward/reset results also carry the views' state: graph (graph.export),
 //       trace (last backward pass), grad_history, failed_node; see autograd_py/playground/session.py.
-// Requests are queued and answered in order, one at a time. shared_worker.js
+// Requests are queued and answered in order, one at a time; every request gets
+// a result, even when answering fails. When Pyodide itself crashed, the worker
+// ends itself after that result, so the page restarts Python. shared_worker.js
 // speaks the same protocol to each embed of a course page.
 
+import { failedResult } from "./failed_result.js";
 import { RequestQueue, Runtime } from "./runtime.js";
 
 let port = null; // the page's private channel; module-scoped, so user code never sees it
 const early = []; // messages from before the page's port arrived
-const post = (msg) => (port ? port.postMessage(msg) : early.push(msg));
+// Kept from start-up: user code replacing MessagePort.prototype.postMessage cannot mute the worker.
+const postMessage = MessagePort.prototype.postMessage;
+const apply = Reflect.apply;
+const post = (msg) => (port ? apply(postMessage, port, [msg]) : early.push(msg));
 
 const runtime = new Runtime(self.location.href, post);
 let session = null;
-const queue = new RequestQueue((msg) => post(runtime.handle(session, msg)));
+
+function answer(msg) {
+  post({ type: "started", id: msg.id });
+  const reply = runtime.handle(session, msg);
+  try {
+    post(reply);
+  } catch (err) {
+    post(failedResult(msg.id, "InternalError", `the result could not be sent: ${err}`));
+  }
+  if (runtime.broken) self.close(); // its Web Lock is released: the page restarts Python
+}
+
+const queue = new RequestQueue(answer);
 
 self.onmessage = (event) => {
   const msg = event.data || {};
   if (port || msg.type !== "connect" || !msg.port) return;
   self.onmessage = null;
   port = msg.port;
-  port.onmessage = (e) => queue.push(e.data || {});
+  port.onmessage = (e) => {
+    const request = e.data || {};
+    if (request.type === "ping") post({ type: "pong", ids: queue.jobs.map((job) => job.id) });
+    else queue.push(request);
+  };
   if (msg.interruptBuffer) runtime.setInterruptBuffer(new Uint8Array(msg.interruptBuffer));
   if (msg.lock && self.navigator && navigator.locks) {
     navigator.locks.request(msg.lock, () => {

@@ -1,0 +1,64 @@
+// Cross-origin isolation for static hosts that cannot send headers.
+//
+// Stop keeps the learner's variables only when the page is crossOriginIsolated
+// (Pyodide's interrupt buffer is a SharedArrayBuffer). A host that sends
+// COOP/COEP itself needs nothing here. Elsewhere the service worker (sw.js)
+// adds those headers to the page it serves, but it serves only pages loaded
+// after it took control, so a first visit registers it and reloads once,
+// before Python starts loading (a reload later would throw Python away).
+//
+// Never a loop: the reload happens only when no service worker controls the
+// page and this tab has not tried before (sessionStorage). A browser that
+// ignores the headers a service worker adds comes back controlled but not
+// isolated, and simply goes on; Stop then restarts Python instead.
+
+const TRIED_KEY = "autograd-playground:isolation-reload";
+const TAKEOVER_TIMEOUT_MS = 4_000; // a service worker that takes longer is not worth the wait
+
+function triedBefore() {
+  try {
+    if (sessionStorage.getItem(TRIED_KEY)) return true;
+    sessionStorage.setItem(TRIED_KEY, String(performance.timeOrigin));
+    return false;
+  } catch {
+    return true; // without sessionStorage a loop could not be ruled out
+  }
+}
+
+/**
+ * Makes the page cross-origin isolated if it can.
+ *
+ * @returns {Promise<string>} resolves, once Python may start loading, with why:
+ *     "isolated", "unavailable" (no service workers, already controlled, or tried
+ *     in this tab) or "timeout"/"failed"; never resolves when the page reloads.
+ */
+export function isolate() {
+  if (self.crossOriginIsolated) return Promise.resolve("isolated");
+  const container = navigator.serviceWorker;
+  if (!container || !window.isSecureContext || container.controller || triedBefore()) {
+    return Promise.resolve("unavailable");
+  }
+  return new Promise((resolve) => {
+    let settled = false;
+    const giveUp = (why) => {
+      if (settled) return;
+      settled = true;
+      resolve(why);
+    };
+    const reload = () => {
+      if (settled) return;
+      settled = true;
+      location.reload();
+    };
+    setTimeout(() => giveUp("timeout"), TAKEOVER_TIMEOUT_MS);
+    // sw.js claims the page when it first activates.
+    container.addEventListener("controllerchange", reload, { once: true });
+    container
+      .register("./sw.js", { scope: "./" })
+      .then((registration) => {
+        // Already installed (say after a hard reload, which bypasses it): the reload is served by it.
+        if (registration.active) reload();
+      })
+      .catch(() => giveUp("failed"));
+  });
+}
