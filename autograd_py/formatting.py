@@ -163,10 +163,15 @@ def tensor_repr(t, prefix="tensor("):
         if not default:
             suffixes.append("dtype=" + repr(dt))
         body = array_str(data, indent)
-    if t._grad_fn is not None:
-        suffixes.append(f"grad_fn=<{type(t._grad_fn).__name__}>")
-    elif t._requires_grad:
-        suffixes.append("requires_grad=True")
+    try:
+        fn = t.grad_fn  # PyTorch's repr reads grad_fn, so a stale view is regenerated (or refused) here too
+    except RuntimeError:
+        suffixes.append("grad_fn=<Invalid>")
+    else:
+        if fn is not None:
+            suffixes.append(f"grad_fn=<{type(fn).__name__}>")
+        elif t._requires_grad:
+            suffixes.append("requires_grad=True")
     text = _add_suffixes(prefix + body, suffixes, indent)
     if t._is_param:
         return "Parameter containing:\n" + text

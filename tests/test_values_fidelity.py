@@ -21,3 +21,13 @@ def test_vector_norms_add_in_order_in_the_input_dtype_as_pytorchs_reduction():
     assert x.norm(p=3).item() == 16.608381271362305
     assert x.norm(p=0).item() == 105.0 and x.norm(p=0, dim=1).tolist()[0] == [5.0] * 7
     assert x.norm(p=-float("inf")).item() == x.abs().min().item()
+
+
+def test_repr_of_a_view_whose_grad_fn_cannot_be_regenerated_says_invalid():
+    v0 = torch.tensor([0.24], requires_grad=True)
+    v2 = v0.split(1, 0)[0]
+    with torch.no_grad():
+        v0.clamp_(-1, 1)
+    assert repr(v2) == "tensor([0.2400], grad_fn=<Invalid>)"
+    with pytest.raises(RuntimeError, match="Output 0 of SplitBackward0 is a view"):
+        v2.grad_fn
