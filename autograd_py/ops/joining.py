@@ -3,7 +3,7 @@ from .. import grad_mode
 from ..node import Node
 from ..signatures import numpy_names
 from .._tensor import _wrap_dim, _wrap_dims
-from .base import _make, batch_ndim, batched, grad_on, np, record, record_outputs
+from .base import _make, batch_ndim, batched, grad_on, np, record, record_outputs, written_in_place
 from .shape import _sizes, _view_chain, reshape
 from .view_meta import MULTI_OUTPUT, propagate
 
@@ -66,8 +66,8 @@ class CatBackward0(Node):
         from .indexing import narrow
         grads, start = [], 0
         for size in self.sizes:
-            if size is None:  # a skipped empty 1-D input gets an empty gradient
-                grads.append(_make(np.zeros(batched(grad, (0,)), grad._data.dtype)))
+            if size is None:  # a skipped empty 1-D input gets an empty gradient, at::zeros (a zero_())
+                grads.append(written_in_place(_make(np.zeros(batched(grad, (0,)), grad._data.dtype))))
                 continue
             grads.append(narrow(grad, self.axis, start, size))
             start += size

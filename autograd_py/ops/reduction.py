@@ -537,7 +537,8 @@ def _var_like(input, dim, unbiased, keepdim, correction, cls, np_fn):
     data = input._data
     dims = _dims(dim, data.ndim)
     count = int(np.prod([data.shape[d] for d in dims])) if data.ndim else 1
-    if count - c > 0:
+    # PyTorch warns on its reduction factor, input numel over output numel: 0 for any empty input.
+    if (count if data.size else 0) - c > 0:
         value = np_fn(data, axis=dims, ddof=c, keepdims=keepdim)
     else:
         warnings.warn(f"{np_fn.__name__}(): degrees of freedom is <= 0. Correction should be strictly less than "
