@@ -124,3 +124,93 @@ def test_a_node_without_a_derivative_runs_first_and_raises_before_leaves_accumul
     with pytest.raises(RuntimeError, match="derivative for aten::floor_divide is not implemented"):
         (y * y).backward()
     assert x.grad is None
+
+
+def _next(g):
+    return [None if f is None else f.name() for f, _ in g.grad_fn.next_functions]
+
+
+@pytest.mark.parametrize("reduce, data, top, nxt", [
+    # prod_safe_zeros_backward: grad * (exclusive cumprod * reversed exclusive cumprod)
+    (lambda x: x.prod(1, keepdim=True), [[1.0, 0.0, 2.0], [3.0, 4.0, 0.5]], "MulBackward0",
+     ["AddBackward0", "MulBackward0"]),
+    (lambda x: x.prod(-1), [0.0, 1.5, 2.0], "MulBackward0", ["UnsqueezeBackward0", "MulBackward0"]),
+    (lambda x: x.prod(1), [[1.0], [0.0]], "UnsqueezeBackward0", ["AddBackward0"]),  # a size-1 dim: grad itself
+    (lambda x: x.prod(), [[1.0, 0.0], [3.0, 0.0]], "ViewBackward0", ["MulBackward0"]),
+    (lambda x: x.prod(), [0.0], "ViewBackward0", ["AddBackward0"]),
+])
+def test_prod_with_zeros_builds_prod_safe_zeros_backward(reduce, data, top, nxt):
+    x = torch.tensor(data, dtype=torch.float64, requires_grad=True)
+    y = reduce(x)
+    g, = torch.autograd.grad((y * y).sum(), x, create_graph=True)
+    assert (g.grad_fn.name(), _next(g)) == (top, nxt)
+    # the products of the others: the gradient of y*y is 2 y times them
+    others = [[(x.detach().flatten().tolist()[j] if j != i else 1.0) for j in range(x.numel())] for i in range(x.numel())]
+    if reduce(torch.ones(x.shape)).numel() == 1:
+        expected = [2 * y.item() * torch.tensor(row).prod().item() for row in others]
+        assert g.flatten().tolist() == expected
+
+
+def test_dot_multiplies_the_0_dim_gradient_as_it_is():
+    a = torch.tensor([-1.0, 1.5, 2.0], requires_grad=True)
+    b = torch.tensor([0.5, -2.0, 1.0], requires_grad=True)
+    y = torch.dot(a, b)
+    ga, gb = torch.autograd.grad(y * y, [a, b], create_graph=True)
+    assert _next(ga) == ["AddBackward0", "torch::autograd::AccumulateGrad"]
+    assert ga.tolist() == [2 * y.item() * v for v in b.tolist()]
+
+
+def test_lerps_one_minus_weight_is_atens_scalar_minus_tensor():
+    a, b = torch.zeros(3, requires_grad=True), torch.ones(3, requires_grad=True)
+    w = torch.tensor([0.25, 0.5, 1.0], requires_grad=True)
+    ga, = torch.autograd.grad(torch.lerp(a, b, w).sum(), a, create_graph=True)
+    assert (ga.grad_fn.name(), _next(ga)) == ("MulBackward0", [None, "SubBackward0"])
+    assert ga.tolist() == [0.75, 0.5, 0.0]
+
+
+@pytest.mark.parametrize("a, b, names", [
+    (torch.tensor([[-1.26]]), torch.tensor([[2.0]]), ("TBackward0", "TBackward0")),  # 1x1: column-major too
+    (torch.tensor([[1.0, 2.0, 3.0], [4.0, 5.0, 6.0]]), torch.tensor([[1.0, 2.0, 3.0], [4.0, 5.0, 6.0]]).t(),
+     ("MmBackward0", "TBackward0")),
+    (torch.tensor([[1.0, 2.0], [3.0, 4.0]]).t(), torch.tensor([[1.0], [2.0]]), ("TBackward0", "MmBackward0")),
+])
+def test_mm_gives_a_column_major_operand_its_gradient_as_a_transpose(a, b, names):
+    a, b = a.detach().requires_grad_(), b.detach().requires_grad_()
+    for y in (torch.mm(a, b), torch.addmm(torch.zeros(a.shape[0], b.shape[1]), a, b)):
+        ga, gb = torch.autograd.grad(y.sum(), [a, b], create_graph=True)
+        assert (ga.grad_fn.name(), gb.grad_fn.name()) == names
+        assert ga.tolist() == torch.ones(y.shape).mm(b.detach().t()).tolist()
+        assert gb.tolist() == a.detach().t().mm(torch.ones(y.shape)).tolist()
+
+
+def test_mm_saves_each_operands_strides_for_its_own_gradient():
+    a, b = torch.ones(2, 3, requires_grad=True), torch.ones(3, 2)
+    node = torch.mm(a, b).grad_fn
+    assert node._saved_self_sym_strides == (3, 1) and node._saved_mat2_sym_strides == ()
+
+
+@pytest.mark.parametrize("f", [lambda x: x.expand_as(x), lambda x: x.amax(0), lambda x: x.amin(-1)])
+def test_a_0_dim_inputs_gradient_is_summed_into_it(f):
+    # sum_to sums into a 0-dim shape even from a 0-dim gradient; amax's restore_reduced_dims gives
+    # the 0-dim input a dim back, which the engine sums away
+    x = torch.tensor(2.5, dtype=torch.float64, requires_grad=True)
+    y = f(x)
+    g, = torch.autograd.grad(y * y, x, create_graph=True)
+    assert g.grad_fn.name() == "SumBackward0" and g.shape == () and g.item() == 5.0
+
+
+def test_var_without_degrees_of_freedom_multiplies_by_a_default_dtype_where():
+    x = torch.tensor([[-0.91]], dtype=torch.float64, requires_grad=True)
+    with pytest.warns(UserWarning):
+        y = x.var()
+    g, = torch.autograd.grad(y * y, x, create_graph=True)
+    assert (g.grad_fn.name(), _next(g)) == ("ToCopyBackward0", ["MulBackward0"]) and g.dtype == torch.float64
+
+
+@pytest.mark.parametrize("f, inner", [(torch.sigmoid, [None, "AddBackward1"]), (torch.tanh, [None, "MulBackward0"])])
+def test_sigmoid_and_tanh_double_backwards_follow_derivatives_yaml(f, inner):
+    x = torch.tensor([0.1, 0.2], requires_grad=True)
+    g, = torch.autograd.grad(f(x).sum(), x, create_graph=True)
+    g2, = torch.autograd.grad(g.sum(), x, create_graph=True)
+    mul = g2.grad_fn.next_functions[0][0]
+    assert mul.name() == "MulBackward0" and [None if n is None else n.name() for n, _ in mul.next_functions] == inner

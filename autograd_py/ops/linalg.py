@@ -1,7 +1,7 @@
 """Matrix products. ``matmul`` is composed from mm/mv/dot/bmm exactly as PyTorch composes it,
 so its ``grad_fn`` chain (e.g. ``SqueezeBackward4 -> MmBackward0``) reads the same."""
 from ..node import Node
-from .base import Tensor, _make, batched, grad_on, np, record
+from .base import Tensor, _make, batch_ndim, batched, grad_on, np, record
 from .shape import expand, reshape, squeeze, t, transpose, unsqueeze
 
 
@@ -44,8 +44,8 @@ def _product_node(cls, out, a, b, first="self", second="mat2"):
     node.save(**saved)
     if cls.keeps:
         node.__dict__.update({f"{first}_sym_sizes": a._data.shape, f"{second}_sym_sizes": b._data.shape,
-                              f"{first}_sym_strides": _strides(a._data) if b._requires_grad else (),
-                              f"{second}_sym_strides": _strides(b._data) if a._requires_grad else ()})
+                              f"{first}_sym_strides": _strides(a._data) if a._requires_grad else (),
+                              f"{second}_sym_strides": _strides(b._data) if b._requires_grad else ()})
     return node
 
 
@@ -54,10 +54,30 @@ class MmBackward0(Node):
     keeps = ("mat2_sym_sizes", "mat2_sym_strides", "self_sym_sizes", "self_sym_strides")
 
     def backward(self, grad):
-        # matmul is mm for 2-D operands, and also takes a batched gradient.
-        ga = matmul(grad, t(self.saved("mat2"))) if self._next_functions[0][0] is not None else None
-        gb = matmul(t(self.saved("self")), grad) if self._next_functions[1][0] is not None else None
+        ga = gb = None
+        if self._next_functions[0][0] is not None:
+            ga = _mat1_grad(grad, self.saved("mat2"), self.__dict__["self_sym_sizes"], self.self_sym_strides)
+        if self._next_functions[1][0] is not None:
+            gb = _mat2_grad(grad, self.saved("self"), self.mat2_sym_sizes, self.mat2_sym_strides)
         return ga, gb
+
+
+def _column_major(sizes, strides):
+    return not batch_ndim[0] and strides[0] == 1 and strides[1] == sizes[0]
+
+
+def _mat1_grad(grad, mat2, sizes, strides):
+    """PyTorch's mm_mat1_backward: a column-major ``mat1`` gets its gradient as a transposed product."""
+    if _column_major(sizes, strides):
+        return t(mm(mat2, t(grad)))
+    return matmul(grad, t(mat2))  # matmul is mm for 2-D operands, and also takes a batched gradient
+
+
+def _mat2_grad(grad, mat1, sizes, strides):
+    """PyTorch's mm_mat2_backward, likewise for a column-major ``mat2``."""
+    if _column_major(sizes, strides):
+        return t(mm(t(grad), mat1))
+    return matmul(t(mat1), grad)
 
 
 def mm(input, mat2):
@@ -82,8 +102,11 @@ class AddmmBackward0(Node):
 
     def backward(self, grad):
         gs = grad if self._next_functions[0][0] is not None else None
-        g2 = matmul(t(self.saved("mat1")), grad) if self._next_functions[2][0] is not None else None
-        g1 = matmul(grad, t(self.saved("mat2"))) if self._next_functions[1][0] is not None else None
+        g1 = g2 = None
+        if self._next_functions[2][0] is not None:
+            g2 = _mat2_grad(grad, self.saved("mat1"), self.mat2_sym_sizes, self.mat2_sym_strides)
+        if self._next_functions[1][0] is not None:
+            g1 = _mat1_grad(grad, self.saved("mat2"), self.mat1_sym_sizes, self.mat1_sym_strides)
         return gs, g1, g2
 
 
@@ -105,7 +128,8 @@ class DotBackward0(Node):
     saves = ("self", "tensor")
 
     def backward(self, grad):
-        grad = unsqueeze(grad, -1)  # a 0-d gradient (or a batch of them) against 1-D operands
+        if batch_ndim[0]:
+            grad = unsqueeze(grad, -1)  # a batch of 0-d gradients against 1-D operands
         ga = grad * self.saved("tensor") if self._next_functions[0][0] is not None else None
         gb = grad * self.saved("self") if self._next_functions[1][0] is not None else None
         return ga, gb

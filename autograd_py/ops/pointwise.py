@@ -422,7 +422,8 @@ class TanhBackwardBackward0(Node):
     def backward(self, grad):
         g_out, y = self.saved("grad_output"), self.saved("output")
         gg = tanh_backward(grad, y) if self._next_functions[0][0] is not None else None
-        gy = grad * g_out * y * -2 if self._next_functions[1][0] is not None else None
+        # grad * (-2 * output * grad_output), as derivatives.yaml spells it
+        gy = grad * (mul_scalar(y, -2) * g_out) if self._next_functions[1][0] is not None else None
         return gg, gy
 
 
@@ -432,7 +433,8 @@ class SigmoidBackwardBackward0(Node):
     def backward(self, grad):
         g_out, y = self.saved("grad_output"), self.saved("output")
         gg = sigmoid_backward(grad, y) if self._next_functions[0][0] is not None else None
-        gy = grad * g_out * (1 - 2 * y) if self._next_functions[1][0] is not None else None
+        # grad * grad_output * (-2 * output + 1), as derivatives.yaml spells it
+        gy = grad * g_out * add_scalar(mul_scalar(y, -2), 1) if self._next_functions[1][0] is not None else None
         return gg, gy
 
 

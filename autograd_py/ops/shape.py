@@ -87,6 +87,9 @@ class ExpandBackward0(Node):
     keeps = ("self_sym_sizes",)
 
     def backward(self, grad):
+        if not self.shape and not batch_ndim[0]:
+            from .reduction import sum
+            return sum(grad)  # PyTorch's sum_to sums into a 0-dim shape even from a 0-dim gradient
         return sum_to(grad, self.shape)  # the one un-broadcast, shared with the engine
 
 

@@ -2,7 +2,7 @@
 as in PyTorch (not a chain of add and mul nodes)."""
 from ..node import Node
 from .base import Tensor, _make, check_broadcast, grad_on, np, record, result_np_dtype
-from .pointwise import div, mul_scalar
+from .pointwise import div, mul_scalar, sub
 
 
 def _arrays(tensors, dtype):
@@ -97,8 +97,13 @@ class LerpBackward1(Node):
     def backward(self, grad):
         needs = [fn is not None for fn, _ in self._next_functions]
         w = self.saved("weight")
-        return (grad * (1 - w) if needs[0] else None, grad * w if needs[1] else None,
+        return (grad * _one_minus(w) if needs[0] else None, grad * w if needs[1] else None,
                 grad * (self.saved("end") - self.saved("self")) if needs[2] else None)
+
+
+def _one_minus(w):
+    """``1 - w`` as ATen's C++ operator builds it: ``empty_like(w).fill_(1).sub_(w)`` (SubBackward0)."""
+    return sub(_make(np.ones_like(w._data)), w)
 
 
 def lerp(input, end, weight):
