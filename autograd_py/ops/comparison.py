@@ -146,6 +146,8 @@ def where(condition, input=None, other=None):
     if isinstance(input, Tensor):
         a, b = operands(input, other)
     else:
+        if not isinstance(other, Tensor):  # two numbers: the result has their own type
+            other = _make(np.asarray(other, dtype=result_np_dtype(input, other)))
         b, a = operands(other, input)
     out = _make(np.where(cond.astype(bool, copy=False), a, b))
     if grad_on(input, other):

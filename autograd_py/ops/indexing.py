@@ -275,7 +275,8 @@ class MaskedFillBackward1(MaskedFillBackward0):
 
 def masked_fill(input, mask, value):
     fill = value._data if isinstance(value, Tensor) else value
-    out = _make(np.where(mask._data, np.asarray(fill, dtype=input._data.dtype), input._data))
+    # PyTorch fills a contiguous clone of the (broadcast) input
+    out = _make(np.asarray(np.where(mask._data, np.asarray(fill, dtype=input._data.dtype), input._data), order="C"))
     if grad_on(input, value):
         node = MaskedFillBackward1() if isinstance(value, Tensor) else MaskedFillBackward0()
         node.save(mask=mask)

@@ -303,7 +303,7 @@ def pow(input, exponent):
         return out
     if not isinstance(input, Tensor):
         e, a = operands(exponent, input)
-        out = _make(np.asarray(_np_powers(a, e)))
+        out = _make(np.asarray(_np_powers(a, e), order="C"))  # pow(Scalar, Tensor) is contiguous
         if grad_on(exponent):
             node = PowBackward2()
             node.self = input
@@ -649,16 +649,45 @@ class ToCopyBackward0(Node):
 
 
 def clone(input, memory_format=None):
-    out = _make(input._data.copy())
+    d = input._data
+    out = _make(d.copy() if d.flags.c_contiguous else preserve_layout(d, d.dtype))
     if grad_on(input):
         record(out, CloneBackward0(), (input,))
     return out
 
 
+def preserve_layout(d, np_dtype):
+    """A copy of the array ``d`` as ``np_dtype`` laid out as PyTorch's ``memory_format=preserve``:
+    dense strides are kept; otherwise ``infer_dense_strides`` orders the dims as ``d``'s strides do
+    (ties, and stride-0 dims, keep the contiguous order)."""
+    from .inplace import _dense
+    if _dense(d):
+        return d.astype(np_dtype, order="K")
+    strides, sizes = d.strides, d.shape
+    perm = list(range(d.ndim - 1, -1, -1))  # innermost first
+    for i in range(1, d.ndim):  # PyTorch's insertion sort, stopping at an ambiguous pair
+        d1 = i
+        for d0 in range(i - 1, -1, -1):
+            a, b = perm[d0], perm[d1]
+            sa, sb = strides[a], strides[b]
+            swap = 0 if sa == 0 or sb == 0 else (-1 if sa < sb else 1 if sa > sb or sizes[a] > sizes[b] else 0)
+            if swap > 0:
+                perm[d0], perm[d1] = b, a
+                d1 = d0
+            elif swap < 0:
+                break
+    outer = perm[::-1]
+    return np.transpose(np.transpose(d, outer).astype(np_dtype, order="C"), np.argsort(outer))
+
+
 def to_dtype(input, np_dtype):
     if input._data.dtype == np_dtype:
         return input
-    out = _make(input._data.astype(np_dtype))
+    d = input._data
+    if d.flags.c_contiguous:
+        out = _make(d.astype(np_dtype))
+    else:
+        out = _make(preserve_layout(d, np_dtype))
     if grad_on(input) and out._data.dtype.kind == "f":
         record(out, ToCopyBackward0(), (input,))
     return out
