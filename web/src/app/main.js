@@ -15,7 +15,7 @@
 import { createEditor } from "../editor/editor.js";
 import { LANGUAGES, STRINGS, defaultLanguage } from "./i18n.js";
 import { LESSONS, isLessonCode, lessonById, lessonCode } from "./lessons.js";
-import { isolate } from "../offline/isolation.js";
+import { isolate, stay } from "../offline/isolation.js";
 import { registerOffline } from "../offline/offline.js";
 import { OfflineBadge } from "../offline/offline_badge.js";
 import { OutputView } from "../editor/output.js";
@@ -162,9 +162,11 @@ function renderStatus(state) {
       .join(" · ");
   }
   const busy = state !== "ready";
-  $("run").disabled = busy;
-  // A disabled button says why: a title for the pointer, the status for screen readers.
-  $("run").title = state === "loading" ? t.runWaiting(t["phase_" + python.loadingPhase]) : t.runTitle;
+  // While Python loads, Run takes one click and runs the code once Python is ready.
+  $("run").disabled = state === "loading" ? Boolean(queuedRun) : busy;
+  // The button says why it waits: a title for the pointer, the status for screen readers.
+  if (state !== "loading") $("run").title = t.runTitle;
+  else $("run").title = queuedRun ? t.runQueued : t.runWaiting(t["phase_" + python.loadingPhase]);
   if (state === "loading") $("run").setAttribute("aria-describedby", "status");
   else $("run").removeAttribute("aria-describedby");
   $("reset").disabled = busy;
@@ -255,12 +257,14 @@ function runEditor() {
   if (python.state === "running") return Promise.resolve({ ok: false, stdout: "", error: { type: "Busy", message: "already running" } });
   if (python.state !== "loading") return runNow();
   if (!queuedRun) {
+    stay(); // a first visit's reload for isolation would throw this run away
     output.line("note", t.runQueued);
     const settle = () => { queuedRun = null; };
     queuedRun = python.ready.then(() => (settle(), runNow()), (err) => {
       settle();
       return { ok: false, stdout: "", error: { type: "LoadError", message: String(err && err.message) } };
     });
+    renderStatus(python.state);
   }
   return queuedRun;
 }

@@ -7,6 +7,9 @@
 // after it took control, so a first visit registers it and reloads once,
 // before Python starts loading (a reload later would throw Python away).
 //
+// A learner who already asked for something (a Run queued while loading) is
+// never reloaded away from it: stay() gives isolation up for this visit.
+//
 // Never a loop: the reload happens only when no service worker controls the
 // page and this tab has not tried before (sessionStorage). A browser that
 // ignores the headers a service worker adds comes back controlled but not
@@ -14,6 +17,15 @@
 
 const TRIED_KEY = "autograd-playground:isolation-reload";
 const TAKEOVER_TIMEOUT_MS = 4_000; // a service worker that takes longer is not worth the wait
+let stayHere = () => {}; // set while isolate() may still reload the page
+
+/**
+ * Gives isolation up for this visit: a pending isolate() resolves without
+ * reloading, and a reload already asked for but not yet under way is cancelled.
+ */
+export function stay() {
+  stayHere();
+}
 
 function triedBefore() {
   try {
@@ -30,7 +42,8 @@ function triedBefore() {
  *
  * @returns {Promise<string>} resolves, once Python may start loading, with why:
  *     "isolated", "unavailable" (no service workers, already controlled, or tried
- *     in this tab) or "timeout"/"failed"; never resolves when the page reloads.
+ *     in this tab), "stayed" (see stay()) or "timeout"/"failed"; never resolves
+ *     when the page reloads.
  */
 export function isolate() {
   if (self.crossOriginIsolated) return Promise.resolve("isolated");
@@ -39,18 +52,20 @@ export function isolate() {
     return Promise.resolve("unavailable");
   }
   return new Promise((resolve) => {
-    let settled = false;
-    const giveUp = (why) => {
-      if (settled) return;
-      settled = true;
+    let state = "waiting"; // -> "reloading" | "done"
+    const finish = (why) => {
+      if (state === "done") return;
+      if (state === "reloading") window.stop(); // the old document is still here: keep it
+      state = "done";
       resolve(why);
     };
     const reload = () => {
-      if (settled) return;
-      settled = true;
+      if (state !== "waiting") return;
+      state = "reloading";
       location.reload();
     };
-    setTimeout(() => giveUp("timeout"), TAKEOVER_TIMEOUT_MS);
+    stayHere = () => finish("stayed");
+    setTimeout(() => state === "waiting" && finish("timeout"), TAKEOVER_TIMEOUT_MS);
     // sw.js claims the page when it first activates.
     container.addEventListener("controllerchange", reload, { once: true });
     container
@@ -59,6 +74,6 @@ export function isolate() {
         // Already installed (say after a hard reload, which bypasses it): the reload is served by it.
         if (registration.active) reload();
       })
-      .catch(() => giveUp("failed"));
+      .catch(() => state === "waiting" && finish("failed"));
   });
 }

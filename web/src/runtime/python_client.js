@@ -21,7 +21,7 @@ const SIGINT = 2;
 const INTERRUPT_GRACE_MS = 1500; // after this, Stop falls back to a restart
 const PING_MS = 1000;
 const SILENT_MS = 6000;
-const NEXT_PHASE = { runtime: "numpy", numpy: "autograd_py", autograd_py: "ready" };
+const NEXT_PHASE = { runtime: "numpy", numpy: "autograd_py" };
 
 export class PythonClient {
   /**
@@ -44,10 +44,10 @@ export class PythonClient {
     this.resetReadyPromise();
   }
 
-  /** The phase the current worker is loading: runtime, numpy, autograd_py (or ready). */
+  /** The phase the current worker is loading: runtime, numpy or autograd_py (until ready). */
   get loadingPhase() {
     const last = this.current.phases[this.current.phases.length - 1];
-    return last ? NEXT_PHASE[last.phase] || "ready" : "runtime";
+    return last ? NEXT_PHASE[last.phase] || "autograd_py" : "runtime";
   }
 
   get interruptible() {
