@@ -17,11 +17,12 @@ export class GraphView {
    * @param {HTMLElement} root the section[data-testid=graph]
    * @param {object} options
    * @param {(id: string|null) => void} options.onSelect a node was clicked (null: background)
-   * @param {(fix: object) => void} options.onFix a quick fix of the marked error was clicked
-   * @param {() => boolean} options.busy true while Python runs something
+   * @param {(fix: object) => void} [options.onFix] a quick fix of the marked error was clicked
+   *     (without it, as in an embed, no fix is offered)
+   * @param {() => boolean} [options.busy] true while Python runs something
    * @param {object} options.t the current language's strings
    */
-  constructor(root, { onSelect, onFix, busy, t }) {
+  constructor(root, { onSelect, onFix = null, busy = () => false, t }) {
     this.root = root;
     this.onSelect = onSelect;
     this.onFix = onFix;
@@ -162,7 +163,7 @@ export class GraphView {
     else text = [t.failedHint, " ", h("code", { text: "retain_graph=True" }), t.failedHintEnd];
     // A tensor the error is about already leads its sentence; a node is named first.
     const head = failed.id && failed.id.startsWith("f") && failed.name ? h("strong", { text: `${failed.name}: ` }) : null;
-    const fixes = failed.fixes || [];
+    const fixes = this.onFix ? failed.fixes || [] : [];
     fill(this.alert, h("p", { class: "alert-text", "data-testid": "graph-alert-text" }, head, ...text),
       fixes.length ? h("div", { class: "fix-list" }, fixes.map((fix) => this.fixRow(fix, detail)),
         h("span", { class: "fix-hint", text: t.fixHint })) : null);
