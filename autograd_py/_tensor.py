@@ -138,7 +138,8 @@ class Tensor:
     def grad_fn(self):
         fn = self._grad_fn
         if self._kept_fn is not None:
-            self._kept_fn = None
+            from .ops.inplace import settle
+            settle(self)
         if fn is None and self._creation_meta is not None and "_stale_view" in self.__dict__:
             from .ops.view_meta import stale_error
             raise stale_error(self)

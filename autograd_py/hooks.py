@@ -4,7 +4,6 @@ Per node, in order: the tensor hooks of its outputs (``tensor.register_hook``, o
 time), the ``retain_grad`` step, the node's pre-hooks (``grad_fn.register_prehook``, the tuple of
 gradients), the formula, then its post-hooks (``grad_fn.register_hook``).
 """
-from . import grad_mode
 
 
 def _hook_name(hook):
@@ -64,10 +63,21 @@ def run_tensor_pre_hooks(node, grads, listener=None):
             if t is not None and grads[nr] is not None:
                 g = grads[nr]
                 if t._grad is None:
-                    t._grad = g if grad_mode.is_grad_enabled() else g._detached_copy()
+                    t._grad = _retained_copy(g)
                 else:
                     t._grad = t._grad + g
     return grads
+
+
+def _retained_copy(g):
+    """PyTorch's retain_grad hook stores ``grad.clone(at::MemoryFormat::Contiguous)`` (recorded as
+    CloneBackward0 under create_graph)."""
+    from .ops.base import _make, grad_on, np, record
+    from .ops.pointwise import CloneBackward0
+    out = _make(np.array(g._data, order="C"))
+    if grad_on(g):
+        record(out, CloneBackward0(), (g,))
+    return out
 
 
 def run_pre_hooks(node, grads):

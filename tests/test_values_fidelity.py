@@ -31,3 +31,30 @@ def test_repr_of_a_view_whose_grad_fn_cannot_be_regenerated_says_invalid():
     assert repr(v2) == "tensor([0.2400], grad_fn=<Invalid>)"
     with pytest.raises(RuntimeError, match="Output 0 of Split is a view"):
         v2.grad_fn
+
+
+def test_a_retained_grad_follows_a_base_to_copyslices_and_a_view_only_when_its_grad_fn_is_read():
+    v0 = torch.tensor([[1.26, 0.5], [-1.0, 1.48]], requires_grad=True)
+    v1 = torch.trunc(v0)
+    v1.retain_grad()
+    v1.view(-1).mul_(-1.5)
+    ((v1 * 1) ** 2).sum().backward()
+    assert v1.grad.tolist() == [[-3.0, 0.0], [3.0, -3.0]]  # of the written v1, not of trunc's output
+    x = torch.zeros(3, requires_grad=True)
+    v = x[None]
+    y = (v * 1).exp()  # made from v's history before the write
+    v.retain_grad()
+    with torch.no_grad():
+        x[torch.tensor([True, False, True])] = 1.0
+    g, = torch.autograd.grad(y.sum(), [x], create_graph=True)
+    assert v.grad.tolist() == [[1.0, 1.0, 1.0]] and v.grad.grad_fn.name() == "CloneBackward0"
+
+
+def test_grad_captures_an_input_it_goes_on_through_before_its_tensor_hooks():
+    v0 = torch.tensor([1.45, -0.23], requires_grad=True)
+    v2 = v0.unsqueeze(-1)
+    v2.register_hook(lambda g: g * 2)
+    g0, g2 = torch.autograd.grad(v2.sum(), [v0, v2])
+    assert g0.tolist() == [2.0, 2.0] and g2.tolist() == [[1.0], [1.0]]
+    g2, = torch.autograd.grad(v2.sum(), [v2])
+    assert g2.tolist() == [[2.0], [2.0]]

@@ -47,7 +47,8 @@ def _edges(node, inputs, like=None):
         if isinstance(t, Tensor) and t._requires_grad:
             fn = t._grad_fn
             if t._kept_fn is not None:
-                t._kept_fn = None
+                from .inplace import settle
+                settle(t)
             d = t._data
             shape = d.shape
             check = like is None

@@ -230,6 +230,8 @@ def rebase_history(t, base_old):
         fn = node.fn = t._grad_fn
         node._vars = fn._vars if fn._vars is not None else {}  # freed after backward, like fn
         record(base, node, (base_old,))
+        if base._retains_grad:
+            _move_retain_grad(base, base_old._grad_fn, base_old._output_nr)
         node._next_functions += fn._next_functions[1:]
         if node._input_meta is not None:
             node._input_meta = node._input_meta + [None] * (len(node._next_functions) - 1)
@@ -338,7 +340,19 @@ def regenerate(v, root):
     v._kept_fn = old_fn
     v._output_nr = 0
     if v._retains_grad:
-        _move_retain_grad(v, old_fn, old_nr)
+        if old_fn is None:
+            _move_retain_grad(v, old_fn, old_nr)
+        else:
+            v._retain_moves = old_nr  # PyTorch moves it when it regenerates grad_fn: on first read (settle)
+
+
+def settle(t):
+    """The first read of a regenerated view's ``grad_fn`` (its ``grad_fn`` property, or an op taking it):
+    PyTorch regenerates it lazily then, and its retained grad moves to the new node only now."""
+    old_fn, t._kept_fn = t._kept_fn, None
+    nr = t.__dict__.pop("_retain_moves", None)
+    if nr is not None and t._retains_grad:
+        _move_retain_grad(t, old_fn, nr)
 
 
 def _move_retain_grad(t, old_fn, old_nr):
