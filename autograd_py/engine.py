@@ -181,9 +181,13 @@ def run_backward(roots, root_grads, keep_graph, create_graph, inputs=None, accum
         while ready:
             node = heappop(ready)[2]
             grads = buffers.pop(node)
+            early = False
             if node._pre_hooks or node._retain_grad_refs:
+                if captures and not accumulate and _runs_on(node, needed):
+                    # PyTorch captures the gradient of a node it goes on to run before its tensor hooks
+                    early = _capture(node, grads, captures, captured, inputs, accumulate, needed) or True
                 grads = run_tensor_pre_hooks(node, grads, listener)
-            if captures:
+            if captures and not early:
                 # backward(inputs=...) runs a leaf's accumulator, hooks included; grad() only captures.
                 leaf_run = accumulate and node.__class__ is AccumulateGrad
                 if leaf_run and node._node_pre_hooks:
@@ -252,6 +256,11 @@ def run_backward(roots, root_grads, keep_graph, create_graph, inputs=None, accum
         if listener is not None:
             listener({"event": "end"})
     return captured
+
+
+def _runs_on(node, needed):
+    """True when the pass goes on through ``node`` to another input further back."""
+    return node.__class__ is not AccumulateGrad and any(n is not None and n in needed for n, _ in node._next_functions)
 
 
 def _capture(node, grads, captures, captured, inputs, accumulate, needed):
