@@ -124,7 +124,14 @@ def _expanded(a, shape):
     """``a`` broadcast to ``shape`` as a view PyTorch can write through (its stride-0 dims repeat an
     element: fill_ and zero_ may write there, other in-place ops refuse the internal overlap)."""
     b = np.broadcast_to(a, shape)
-    return np.lib.stride_tricks.as_strided(a, shape, b.strides) if b.size else b
+    if not b.size:
+        return b
+    # A dim that keeps its size keeps its stride (NumPy zeroes every size-1 one; PyTorch's
+    # stride checks, such as matmul's fold, see the difference).
+    lead = len(shape) - a.ndim
+    strides = tuple(a.strides[i - lead] if i >= lead and a.shape[i - lead] == n else 0
+                    for i, n in enumerate(shape))
+    return np.lib.stride_tricks.as_strided(a, shape, strides)
 
 
 def view_indices(base_shape, np_view_fn):
