@@ -231,3 +231,35 @@ def test_nonscalar_fixes_never_repeat_a_call_and_skip_given_gradients():
     assert for_error(failed, "y.backward(g)", 1, "torch") == []
     assert for_error(failed, "y.backward(", 1, "torch") == []  # not Python
     assert for_error({"kind": "version"}, "y.backward()", 1, "torch") == []
+
+
+# ---- any other error of a backward call: the steps still end with it -------------------------------
+
+def test_a_custom_backward_that_raises_is_marked_and_ends_the_steps(session):
+    code = ("import torch\nclass F(torch.autograd.Function):\n    @staticmethod\n    def forward(ctx, x):\n"
+            "        return x * 2\n    @staticmethod\n    def backward(ctx, g):\n        return g[:1]\n"
+            "x = torch.ones(2, requires_grad=True)\ny = F.apply(x)\ny.sum().backward()\n")
+    result = session.run(code)
+    assert result["error"]["message"].startswith("Function FBackward returned an invalid gradient at index 0")
+    node = session.namespace["y"].grad_fn
+    failed = result["failed_node"]
+    assert (failed["id"], failed["name"], failed["kind"], failed["stage"], failed["fixes"]) == (
+        f"f{id(node)}", "FBackward", "raised", "during", [])
+    assert events(result)[-2:] == ["error", "end"]
+    assert result["trace"]["steps"][-2]["node"] == f"f{id(node)}"
+
+
+def test_a_backward_error_off_the_graph_still_ends_the_steps(session):
+    code = ("import torch\nx = torch.ones(2, requires_grad=True)\n(x * x).sum().backward()\n"
+            "x.detach().sum().backward()\n")
+    result = session.run(code)
+    assert result["error"]["message"].startswith("element 0 of tensors does not require grad")
+    assert result["failed_node"] is None  # nothing on the graph to mark
+    # The earlier pass finished; this one raised before it began, and the steps say so.
+    assert result["trace"]["pass"] == 2
+    assert result["trace"]["steps"] == [{"event": "error", "node": None, "name": "RuntimeError", "kind": "other"},
+                                        {"event": "end"}]
+    assert result["trace"]["roots"] == []
+    # An error outside any backward call leaves the last pass as it was.
+    result = session.run("import torch\nx = torch.ones(2, requires_grad=True)\n(x * x).sum().backward()\n1 / 0\n")
+    assert result["failed_node"] is None and events(result)[-1] == "end" and "error" not in events(result)

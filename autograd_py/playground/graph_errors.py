@@ -10,6 +10,10 @@ how the step-through ends:
 - ``leaf_inplace``: an in-place op on a leaf that requires grad (or a view of one); the leaf.
 - ``nonscalar``: ``backward()`` of a non-scalar with no gradient; the output.
 - ``unused``: ``autograd.grad`` of an input the outputs do not depend on; that input.
+- ``raised``: any other error raised by a node's backward (a custom Function's, say); the node.
+
+Any other error of a backward call has no place on the graph, but still ends the step-through
+(``backward_error``).
 """
 import heapq
 
@@ -27,7 +31,7 @@ UNUSED_MARK = "appears to not have been used in the graph"
 # When each kind is raised: "during" a pass (at a node), "after" it (the engine ran), "before"
 # it (nothing ran), or in "forward" code (no backward at all).
 STAGES = {"freed": "during", "version": "during", "leaf_inplace": "forward", "nonscalar": "before",
-          "unused": "after"}
+          "unused": "after", "raised": "during"}
 
 
 def raising_node(exc, freed=True):
@@ -84,6 +88,39 @@ def _node_mark(node, how, kind):
     return {"id": f"f{id(node)}", "name": type(node).__name__, "how": how, "kind": kind, "stage": STAGES[kind]}
 
 
+def _backward_stage(exc):
+    """``("during", node the engine was running)`` when ``exc`` came out of the engine's pass,
+    ``("before", None)`` when out of a backward call before its pass began, else ``(None, None)``."""
+    from .. import engine
+    from ..autograd import api
+
+    calls = {api.backward.__code__, api.grad.__code__, Tensor.backward.__code__}
+    stage = None
+    tb = exc.__traceback__
+    while tb is not None:
+        code = tb.tb_frame.f_code
+        if code is engine.run_backward.__code__:
+            node = tb.tb_frame.f_locals.get("node")
+            return "during", node if isinstance(node, Node) else None
+        if code in calls:
+            stage = "before"
+        tb = tb.tb_next
+    return stage, None
+
+
+def backward_error(exc):
+    """What the step-through shows for an error of a backward call that has no place on the graph
+    (a hook that raised, a root that does not require grad), or None.
+
+    Returns:
+        dict or None: ``{"id": None, "name", "kind": "other", "stage"}``, ``name`` the error's type.
+    """
+    stage = _backward_stage(exc)[0]
+    if stage is None:
+        return None
+    return {"id": None, "name": type(exc).__name__, "how": "traceback", "kind": "other", "stage": stage}
+
+
 def failed_node(exc, namespace, recorder=None):
     """Which node or tensor of the graph an autograd error belongs to, or None.
 
@@ -100,9 +137,9 @@ def failed_node(exc, namespace, recorder=None):
         when no name holds it) and ``view`` (an in-place op on a view of the leaf), ``shape``
         (the non-scalar output's) or ``index`` (the unused input's, in ``inputs``).
     """
-    if not isinstance(exc, RuntimeError):
+    if not isinstance(exc, Exception):
         return None
-    message = str(exc)
+    message = str(exc) if isinstance(exc, RuntimeError) else ""
     if VERSION_MARK in message:
         node = raising_node(exc, freed=False)
         return None if node is None else _node_mark(node, "traceback", "version")
@@ -133,4 +170,8 @@ def failed_node(exc, namespace, recorder=None):
         if not isinstance(inputs[i], Tensor):
             return None
         return _tensor_mark(inputs[i], namespace, "unused", index=i)
+    stage, running = _backward_stage(exc)
+    if stage == "during":  # the node whose backward raised, else the one the engine was running
+        node = raising_node(exc, freed=False) or running
+        return None if node is None else _node_mark(node, "traceback", "raised")
     return None

@@ -35,6 +35,7 @@ from .output import (FLUSH_CHARS, FLUSH_INTERVAL_S, MAX_OUTPUT_CHARS, MAX_OUTPUT
 from .globals import SessionGlobals
 from .backward import RequestError, grad_change_report, jacobian, plan_backward, watched_tensor
 from .views import GradHistory, PassRecorder, describe, failed_node, json_safe
+from .graph_errors import backward_error
 from .freed_help import FreeingCalls, freed_tensor_ids
 from .quick_fixes import for_error, torch_name
 
@@ -225,7 +226,7 @@ class Session:
             return []
         return for_error(failed, code, lineno, torch_name(self.namespace))
 
-    def _views(self, recorder, failed, where=None):
+    def _views(self, recorder, failed, where=None, stopped=None):
         views = {"graph": None, "trace": None, "failed_node": failed, "command": self.commands}
         try:
             views["graph"] = graph.export(self.namespace, budget=GRAPH_BUDGET)
@@ -234,10 +235,12 @@ class Session:
             views["freed_by"] = self.freeing.export()
         except Exception as exc:  # a view must never turn a good run into a failure
             views["graph_error"] = f"{type(exc).__name__}: {exc}"
-        if recorder is not None and failed is not None and failed.get("stage") == "before":
-            views["trace"] = recorder.unstarted_json(failed, where)  # backward raised before it began
+        # A backward that raised ends its steps with the error (``stopped``: one off the graph).
+        stopped = failed if failed is not None else stopped
+        if recorder is not None and stopped is not None and stopped.get("stage") == "before":
+            views["trace"] = recorder.unstarted_json(stopped, where)  # it raised before it began
         elif recorder is not None and recorder.passes:
-            views["trace"] = recorder.steps_json(failed)
+            views["trace"] = recorder.steps_json(stopped)
         views["grad_history"] = self.history.export(self.namespace)
         return views
 
@@ -251,7 +254,7 @@ class Session:
         self._script = (filename, code)
         recorder = PassRecorder(line_finder=_innermost_user_line, on_boundary=self._on_pass)
         previous_listener = engine.set_listener(recorder)
-        error = failed = None
+        error = failed = stopped = None
         start = time.perf_counter()
         try:
             sys.stdout, sys.stderr = stdout, stderr
@@ -267,6 +270,8 @@ class Session:
             failed = failed_node(exc, self.namespace, recorder)
             if failed is not None:
                 failed["fixes"] = self._fixes(failed, code, filename, error["lineno"])
+            else:
+                stopped = backward_error(exc)
         finally:
             self._script = None
             engine.set_listener(previous_listener)
@@ -275,7 +280,7 @@ class Session:
         duration_ms = round((time.perf_counter() - start) * 1000, 3)
         with self.globals.active():  # the views format values with this session's print options
             self.history.snapshot(self.namespace, {"kind": "command", "command": self.commands})
-            views = self._views(recorder, failed, (filename, error["lineno"]) if error else None)
+            views = self._views(recorder, failed, (filename, error["lineno"]) if error else None, stopped)
         return {
             "ok": error is None,
             "stdout": capture.text("stdout"),

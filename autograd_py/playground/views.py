@@ -234,7 +234,8 @@ class PassRecorder:
         source, line = where if where else (None, None)
         steps = [{"event": "error", "node": error_node["id"], "name": error_node["name"],
                   "kind": error_node["kind"]}, {"event": "end"}]
-        return {"pass": self.passes + 1, "line": line, "file": source, "roots": [error_node["id"]],
+        roots = [error_node["id"]] if error_node["id"] else []
+        return {"pass": self.passes + 1, "line": line, "file": source, "roots": roots,
                 "steps": steps, "dropped": 0}
 
 

@@ -160,6 +160,7 @@ export class GraphView {
     else if (kind === "leaf_inplace") text = [t.failedLeaf(who(t.failedLeafWho), detail.view)];
     else if (kind === "nonscalar") text = [t.failedNonscalar(who(t.failedOutputWho), shapeText(detail.shape || []))];
     else if (kind === "unused") text = [t.failedUnused(who(t.failedInputWho), detail.index)];
+    else if (kind === "raised") text = [t.failedRaised];
     else text = [t.failedHint, " ", h("code", { text: "retain_graph=True" }), t.failedHintEnd];
     // A tensor the error is about already leads its sentence; a node is named first.
     const head = failed.id && failed.id.startsWith("f") && failed.name ? h("strong", { text: `${failed.name}: ` }) : null;

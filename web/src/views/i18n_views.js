@@ -32,6 +32,7 @@ export const VIEW_STRINGS = {
       "Reduce it with .sum(), or pass the weights (gradient=torch.ones_like(...)).",
     failedUnused: (who, index) => `${who} (input ${index}) is not used to compute the output, so it has no gradient. ` +
       "Pass allow_unused=True to get None for it, or materialize_grads=True to get zeros.",
+    failedRaised: "this node raised while backward() ran it (in its backward formula or a hook on its gradient); the error is in the output.",
     failedLeafWho: "this leaf",
     failedOutputWho: "the output",
     failedInputWho: "an input",
@@ -155,6 +156,8 @@ export const VIEW_STRINGS = {
     sErrorVersion: "raised: a tensor it saved was modified in place after it was saved",
     sErrorNonscalar: "raised before the pass began: the output is not a scalar and no gradient was given",
     sErrorUnused: "raised after the pass: this input received no gradient (it is not in the graph)",
+    sErrorRaised: "raised while backward() ran it: the error is in the output",
+    sErrorOther: "backward() raised: the error is in the output",
     sDropped: (n) => `${n} more steps were not recorded`,
     sUnnamed: "a node no name reaches",
     // console echoes and errors
@@ -200,6 +203,7 @@ export const VIEW_STRINGS = {
       "请先用 .sum() 归约，或者传入权重（gradient=torch.ones_like(...)）。",
     failedUnused: (who, index) => `${who}（第 ${index} 个输入）没有参与输出的计算，所以没有梯度。` +
       "传入 allow_unused=True 让它得到 None，或者传入 materialize_grads=True 得到全零。",
+    failedRaised: "backward() 执行这个节点时出错了（在它的反向公式里，或在它梯度上的钩子里）；错误信息见输出。",
     failedLeafWho: "这个叶子张量",
     failedOutputWho: "输出",
     failedInputWho: "一个输入",
@@ -319,6 +323,8 @@ export const VIEW_STRINGS = {
     sErrorVersion: "报错：它保存的一个张量在保存之后被原地修改了",
     sErrorNonscalar: "在反向传播开始前报错：输出不是标量，又没有给出 gradient",
     sErrorUnused: "在反向传播结束后报错：这个输入没有得到梯度（它不在计算图中）",
+    sErrorRaised: "backward() 执行它时出错：错误信息见输出",
+    sErrorOther: "backward() 报错：错误信息见输出",
     sDropped: (n) => `还有 ${n} 步没有记录`,
     sUnnamed: "没有变量名指向的节点",
     echoJacobian: (out, inp, n) => `# ${out} 对 ${inp} 的雅可比矩阵：共 ${n} 次调用，每行一次，例如`,

@@ -177,7 +177,9 @@ export class StepPanel {
 
   errorText(step) {
     const t = this.t;
-    return { version: t.sErrorVersion, nonscalar: t.sErrorNonscalar, unused: t.sErrorUnused }[step.kind] || t.sError;
+    const texts = { version: t.sErrorVersion, nonscalar: t.sErrorNonscalar, unused: t.sErrorUnused,
+      raised: t.sErrorRaised, other: t.sErrorOther };
+    return texts[step.kind] || t.sError;
   }
 
   /** A pass that raised did not finish: its last step says so. */
