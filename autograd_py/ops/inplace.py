@@ -19,6 +19,11 @@ LEAF_MESSAGE = "a leaf Variable that requires grad is being used in an in-place 
 VIEW_OF_LEAF_MESSAGE = "a view of a leaf Variable that requires grad is being used in an in-place operation."
 
 
+# A regenerated view whose grad_fn was None and has not been read since (``Tensor._kept_fn``):
+# PyTorch's is_leaf() reads the raw field, so its in-place check still sees a leaf.
+UNREAD_LEAF = object()
+
+
 def check(t):
     """Raises PyTorch's errors for an in-place op on a leaf (or a view of one) that requires grad."""
     if not grad_mode._state[0]:
@@ -28,7 +33,7 @@ def check(t):
         check_write(t)  # no_grad/inference/multi-output views first, as PyTorch's check_inplace
     if base is not None and base._requires_grad and base._grad_fn is None:
         raise RuntimeError(VIEW_OF_LEAF_MESSAGE)
-    if t._requires_grad and t._grad_fn is None and base is None:
+    if t._requires_grad and (t._grad_fn is None and base is None or t._kept_fn is UNREAD_LEAF):
         raise RuntimeError(LEAF_MESSAGE)
 
 
@@ -236,6 +241,8 @@ def rebase_history(t, base_old):
         if node._input_meta is not None:
             node._input_meta = node._input_meta + [None] * (len(node._next_functions) - 1)
     _refresh_views(base if base is not None else t)
+    if base is not None and t._kept_fn is not None:
+        settle(t)  # PyTorch's rebase_history reads the written view's grad_fn at once
 
 
 class AsStridedBackward0(Node):
@@ -337,7 +344,7 @@ def regenerate(v, root):
     node.shape, node.view_fn, node.np_view_fn = root._data.shape, v._view_fn, v._np_view_fn
     old_fn, old_nr = v._grad_fn, v._output_nr
     record(v, node, (root,))
-    v._kept_fn = old_fn
+    v._kept_fn = old_fn if old_fn is not None else UNREAD_LEAF
     v._output_nr = 0
     if v._retains_grad:
         if old_fn is None:
