@@ -263,3 +263,14 @@ def test_a_backward_error_off_the_graph_still_ends_the_steps(session):
     # An error outside any backward call leaves the last pass as it was.
     result = session.run("import torch\nx = torch.ones(2, requires_grad=True)\n(x * x).sum().backward()\n1 / 0\n")
     assert result["failed_node"] is None and events(result)[-1] == "end" and "error" not in events(result)
+
+
+def test_a_jacobian_of_a_freed_graph_offers_the_fix_where_it_was_freed(session):
+    code = "import torch\nx = torch.tensor([1.0, 2.0], requires_grad=True)\ny = x * x\ny.sum().backward()\n"
+    session.run(code)
+    result = session.jacobian("y", "x")
+    assert not result["ok"]
+    failed = result["failed_node"]
+    assert (failed["id"], failed["kind"]) == (f"f{id(session.namespace['y'].grad_fn)}", "freed")
+    assert failed["fixes"] == [{"kind": "retain_graph", "line": 4, "before": "y.sum().backward()",
+                                "after": "y.sum().backward(retain_graph=True)"}]

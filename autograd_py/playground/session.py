@@ -176,6 +176,10 @@ class Session:
             return {"ok": False, "error": exc.to_json(), "request_error": True}
         if result["ok"]:
             self._jacobian = result.pop("_tensors")
+        elif result.get("failed_node") is not None:  # a freed graph: the fix is where it was freed
+            failed = {**result["failed_node"], "kind": "freed", "stage": "during"}
+            failed["fixes"] = self._fixes(failed, None, CONSOLE_FILENAME, None)
+            result["failed_node"] = failed
         return result
 
     def request_json(self, text):
