@@ -116,6 +116,10 @@ def _needed(order, targets):
     return needed
 
 
+NOT_DIFFERENTIABLE_GRAD = ('isDifferentiableType(grad.scalar_type()) INTERNAL ASSERT FAILED at '
+                           '"/__w/pytorch/pytorch/torch/csrc/autograd/engine.cpp":998, please report a bug to PyTorch. ')
+
+
 def _validate(node, grads):
     """Sums broadcast gradients back to each input's shape and casts dtypes: the one place for it."""
     meta = node._input_meta
@@ -131,6 +135,10 @@ def _validate(node, grads):
         if g._data.shape[nb:] != shape or g._data.ndim != len(shape) + nb:
             g = g._sum_to(shape, node, i)
         if g._data.dtype != dtype:
+            if dtype.kind not in "fc":
+                # An integer tensor given history by an in-place op (``int_t[...] = float_t``) and
+                # then used in a float op: PyTorch's validate_outputs asserts on its cast gradient.
+                raise RuntimeError(NOT_DIFFERENTIABLE_GRAD)
             g = g._cast(dtype)
         grads[i] = g
     return grads
