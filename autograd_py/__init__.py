@@ -35,6 +35,7 @@ from .ops.pointwise import (abs, add, ceil, clone, cos, div, exp, floor, log, lo
                             trunc)
 from .ops.reduction import (all, amax, amin, any, argmax, argmin, count_nonzero, cumsum, gather, max,
                             mean, min, norm, prod, std, sum, var)
+from .ops.cumprod import cumprod
 from .ops.softmax import logsumexp, log_softmax, softmax
 from .ops.joining import cat, chunk, concat, concatenate, flip, split, stack, unbind
 from .ops.shape import (broadcast_to, flatten, permute, reshape, squeeze, swapaxes, t, transpose,

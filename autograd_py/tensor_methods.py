@@ -3,6 +3,7 @@
 from . import creation as C
 from . import devices, dtypes
 from .ops import comparison as CMP
+from .ops import cumprod as CP
 from .ops import indexing as I
 from .ops import inplace as IP
 from .ops import joining as J
@@ -33,7 +34,7 @@ _METHODS = {
     # reductions
     "sum": R.sum, "mean": R.mean, "prod": R.prod, "max": R.max, "min": R.min, "amax": R.amax, "amin": R.amin,
     "argmax": R.argmax, "argmin": R.argmin, "var": R.var, "std": R.std, "norm": R.norm,
-    "logsumexp": SM.logsumexp, "softmax": SM.softmax, "log_softmax": SM.log_softmax, "cumsum": R.cumsum,
+    "logsumexp": SM.logsumexp, "softmax": SM.softmax, "log_softmax": SM.log_softmax, "cumsum": R.cumsum, "cumprod": CP.cumprod,
     "all": R.all, "any": R.any, "gather": R.gather, "count_nonzero": R.count_nonzero,
     # shape
     "view": S.view, "view_as": S.view_as, "reshape": S.reshape, "reshape_as": S.reshape_as,

@@ -365,6 +365,7 @@ OPS = [
            (((2, 3),),)),
     OpInfo("cumsum", lambda T, x: x.cumsum(0), lambda x: np.cumsum(x, 0), (((3, 2),), ((4,),))),
     OpInfo("cumsum_dim1", lambda T, x: T.cumsum(x, dim=1), lambda x: np.cumsum(x, 1), (((2, 3),),)),
+    OpInfo("cumprod", lambda T, x: T.cumprod(x, 1), lambda x: np.cumprod(x, 1), (((2, 3),), ((2, 4),))),
     OpInfo("gather", lambda T, x: T.gather(x, 1, T.tensor(GATHER_IDX_1)),
            lambda x: np.take_along_axis(x, GATHER_IDX_1, 1), (((2, 3),),)),
     OpInfo("gather_dim0", lambda T, x: x.gather(0, T.tensor(GATHER_IDX_0)),

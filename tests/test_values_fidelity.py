@@ -58,3 +58,17 @@ def test_grad_captures_an_input_it_goes_on_through_before_its_tensor_hooks():
     assert g0.tolist() == [2.0, 2.0] and g2.tolist() == [[1.0], [1.0]]
     g2, = torch.autograd.grad(v2.sum(), [v2])
     assert g2.tolist() == [[2.0], [2.0]]
+
+
+def test_prod_with_zeros_differentiates_twice_through_cumprod_as_pytorch():
+    x = torch.tensor([[1.666, 0.0, -1.898], [0.0, 0.491, 0.0], [0.772, -1.458, 1.214]], requires_grad=True)
+    p = x.prod(1, keepdim=True)
+    g, = torch.autograd.grad((p * p).sum(), [x], create_graph=True)
+    gg, = torch.autograd.grad(g.sum(), [x])
+    assert gg._version == 2  # the two narrows' gradients (slice_backward: zeros, copy_) added in place
+    assert gg[2].tolist() == pytest.approx([7.5995388, -9.0983543, 6.2833796], rel=1e-6)
+    y = torch.tensor([[1.5, 0.0, 2.0, -1.0], [0.5, 2.0, 0.0, 0.0]], requires_grad=True)
+    g, = torch.autograd.grad((y.cumprod(1) ** 2).sum(), [y], create_graph=True)
+    assert (type(g.grad_fn).__name__, g._version, g.tolist()) == (
+        "CopySlices", 5, [[3.0, 0.0, 0.0, 0.0], [5.0, 1.0, 0.0, 0.0]])  # zeros, then one copy_ per column
+    assert torch.cumprod(torch.tensor([1, 2, 3]), 0).tolist() == [1, 2, 6]

@@ -149,11 +149,12 @@ class ProdBackward0(_Reduction):
         if grad_mode.is_grad_enabled():  # create_graph: keep it differentiable
             if nb:
                 return g * _prod_of_others(x, self.dims)
+            from .cumprod import prod_safe_zeros_backward
             if not isinstance(self, ProdBackward1):
                 # PyTorch differentiates the flattened input's product, then views it back
                 from .shape import reshape, view
-                return view(_safe_zeros_backward(g, reshape(x, (-1,)), 0), x._data.shape)
-            return _safe_zeros_backward(g, x, self.dims[0])
+                return view(prod_safe_zeros_backward(g, reshape(x, (-1,)), 0), x._data.shape)
+            return prod_safe_zeros_backward(g, x, self.dims[0])
         # With zeros, divide-by-x fails: use the product of all the other elements instead.
         moved = np.moveaxis(x._data, self.dims, tuple(range(len(self.dims))))
         flat = moved.reshape((-1,) + moved.shape[len(self.dims):])
@@ -161,22 +162,6 @@ class ProdBackward0(_Reduction):
         after = np.cumprod(np.concatenate([np.ones_like(flat[:1]), flat[::-1][:-1]]), axis=0)[::-1]
         others = np.moveaxis((before * after).reshape(moved.shape), tuple(range(len(self.dims))), self.dims)
         return g * _make(others)
-
-
-def _safe_zeros_backward(grad, x, dim):
-    """PyTorch's prod_safe_zeros_backward: grad times the product of the elements before each one
-    along ``dim`` times the product of those after it (built from differentiable ops)."""
-    k = x._data.shape[dim]
-    if k == 1:
-        return grad
-    from .shape import permute
-    order = [d for d in range(x._data.ndim) if d != dim] + [dim]
-    back = tuple(int(i) for i in np.argsort(order))
-    moved = unsqueeze(permute(x, order), -2)
-    i, j = np.indices((k, k))
-    before = permute(prod(where(_make(j < i), moved, 1.0), -1), back)
-    after = permute(prod(where(_make(j > i), moved, 1.0), -1), back)
-    return grad * (before * after)
 
 
 def _prod_of_others(x, dims):
