@@ -41,7 +41,7 @@ _METHODS = {
     "flatten": S.flatten, "contiguous": S.contiguous, "transpose": S.transpose, "swapaxes": S.transpose,
     "t": S.t, "permute": S.permute, "squeeze": S.squeeze, "unsqueeze": S.unsqueeze, "expand": S.expand,
     "expand_as": S.expand_as, "repeat": J.repeat, "unbind": J.unbind, "split": J.split, "chunk": J.chunk,
-    "flip": J.flip,
+    "flip": J.flip_method,
     # indexing
     "narrow": I.narrow, "select": I.select, "index_select": I.index_select, "masked_fill": I.masked_fill,
     "masked_select": I.masked_select, "nonzero": I.nonzero, "index_add": I.index_add,

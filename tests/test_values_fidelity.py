@@ -72,3 +72,11 @@ def test_prod_with_zeros_differentiates_twice_through_cumprod_as_pytorch():
     assert (type(g.grad_fn).__name__, g._version, g.tolist()) == (
         "CopySlices", 5, [[3.0, 0.0, 0.0, 0.0], [5.0, 1.0, 0.0, 0.0]])  # zeros, then one copy_ per column
     assert torch.cumprod(torch.tensor([1, 2, 3]), 0).tolist() == [1, 2, 6]
+
+
+def test_tensor_flip_takes_its_dims_as_varargs_or_one_sequence():
+    x = torch.arange(6.0).reshape(2, 3)
+    assert x.flip(0, 1).tolist() == x.flip([0, 1]).tolist() == [[5.0, 4.0, 3.0], [2.0, 1.0, 0.0]]
+    assert x.flip(1).tolist() == [[2.0, 1.0, 0.0], [5.0, 4.0, 3.0]]
+    with pytest.raises(TypeError, match="flip\\(\\): argument 'dims' must be tuple of ints, not int"):
+        x.flip(dims=0)

@@ -233,6 +233,18 @@ class FlipBackward0(Node):
         return flip(grad, self.axes)
 
 
+def flip_method(input, *dims, **kwargs):
+    """``Tensor.flip``: the dims as varargs (``x.flip(0, 1)``) or as one sequence (``x.flip([0, 1])``)."""
+    if "dims" in kwargs:
+        given = kwargs.pop("dims")
+        if isinstance(given, int):
+            raise TypeError("flip(): argument 'dims' must be tuple of ints, not int")
+        return flip(input, given)
+    if not dims:
+        raise TypeError('flip() missing 1 required positional arguments: "dims"')
+    return flip(input, dims[0] if len(dims) == 1 and not isinstance(dims[0], int) else dims)
+
+
 def flip(input, dims):
     given = dims
     dims = _wrap_dims(dims, input._data.ndim)
