@@ -38,3 +38,59 @@ def test_main_page_has_no_axe_violations(playground, lang):
     finally:
         playground.testid("tab-grads").click()
         page.locator('[data-lang="en"]').click()
+
+
+def embed_frame(page, index):
+    return page.locator("autograd-playground").nth(index).locator("iframe").element_handle().content_frame()
+
+
+@pytest.mark.parametrize("width", [1024, 390])
+def test_course_page_and_its_examples_have_no_axe_violations(browser, server_url, width):
+    """examples/course.html and each embed.html in it (one is in Chinese), before and after a run."""
+    context = browser.new_context(viewport={"width": width, "height": 844}, locale="en-US",
+                                  service_workers="block")
+    try:
+        page = context.new_page()
+        page.goto(server_url + "examples/course.html")
+        embeds = page.locator("autograd-playground")
+        assert violations(page) == [], "course page, examples not loaded yet"
+        langs = set()
+        for index in range(embeds.count()):
+            embeds.nth(index).scroll_into_view_if_needed()
+            frame = page.frame_locator(f"autograd-playground >> nth={index} >> iframe")
+            expect(frame.locator("#run")).to_be_enabled(timeout=90_000)
+            inner = embed_frame(page, index)
+            langs.add(inner.evaluate("document.documentElement.lang"))
+            assert violations(inner) == [], (index, "before a run")
+            frame.locator("#run").click()
+            expect(frame.locator("#output")).not_to_be_empty(timeout=60_000)
+            expect(frame.locator("#status")).to_have_attribute("data-state", "ready", timeout=60_000)
+            assert violations(inner) == [], (index, "after a run")
+            if index == 0:
+                frame.locator("#expand").click()
+                expect(frame.locator("#expand")).to_have_attribute("aria-expanded", "true")
+                assert violations(inner) == [], (index, "expanded")
+        assert langs == {"en", "zh-Hans"}
+        # The whole page, its examples included (axe goes into the frames it was loaded in).
+        assert violations(page) == [], "course page with every example run"
+    finally:
+        context.close()
+
+
+@pytest.mark.parametrize("locale", ["en-US", "zh-CN"])
+def test_embed_page_alone_has_no_axe_violations(browser, server_url, locale):
+    context = browser.new_context(viewport={"width": 800, "height": 700}, locale=locale,
+                                  service_workers="block")
+    try:
+        page = context.new_page()
+        page.goto(server_url + "embed.html")
+        expect(page.get_by_test_id("run")).to_be_enabled(timeout=90_000)
+        assert violations(page) == [], "before a run"
+        page.evaluate("code => window.playground.setCode(code)",
+                      "import torch\nx = torch.ones(3, requires_grad=True)\n(x * 2).sum().backward()\nprint(x.grad)\n")
+        page.get_by_test_id("run").click()
+        expect(page.get_by_test_id("output")).to_contain_text("tensor([2., 2., 2.])", timeout=60_000)
+        expect(page.get_by_test_id("status")).to_have_attribute("data-state", "ready")
+        assert violations(page) == [], "after a run"
+    finally:
+        context.close()

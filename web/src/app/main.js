@@ -19,6 +19,7 @@ import { isolate, stay } from "../offline/isolation.js";
 import { registerOffline } from "../offline/offline.js";
 import { OfflineBadge } from "../offline/offline_badge.js";
 import { OutputView } from "../editor/output.js";
+import { StopHint } from "../editor/stop_hint.js";
 import { PythonClient } from "../runtime/python_client.js";
 import { ShareUI } from "../share/share_ui.js";
 import { RestoreOriginal } from "./restore.js";
@@ -34,6 +35,7 @@ if (!lessonById(settings.lesson)) settings.lesson = LESSONS[0].id;
 let t = STRINGS[settings.lang] || STRINGS.en;
 
 const output = new OutputView($("output"));
+const stopHint = new StopHint($("stop-hint"), settings.lang);
 const statusEl = $("status");
 const offlineBadge = new OfflineBadge($("offline"), t);
 const phaseTimes = {};
@@ -123,6 +125,7 @@ function applyLanguage(lang) {
   $("console-input").setAttribute("aria-label", t.consoleLabel);
   editor.setLabel(t.editorLabel);
   offlineBadge.setStrings(t);
+  stopHint.setLanguage(settings.lang);
   for (const button of document.querySelectorAll("[data-lang]")) {
     button.setAttribute("aria-pressed", String(button.dataset.lang === settings.lang));
   }
@@ -171,6 +174,7 @@ function renderStatus(state) {
   else $("run").removeAttribute("aria-describedby");
   $("reset").disabled = busy;
   $("stop").disabled = state !== "running";
+  stopHint.setRunning(state === "running");
   $("console-input").disabled = state === "loading" || state === "error";
   if (views) views.setBusy();
 }
@@ -202,7 +206,10 @@ restore = new RestoreOriginal({ button: $("restore"), notice: $("restore-notice"
 }, t);
 const python = new PythonClient({
   onStatus,
-  onStream: (stream, text) => output.write(stream, text),
+  onStream(stream, text) {
+    output.write(stream, text);
+    stopHint.noteOutput(text.length);
+  },
   onState: renderStatus,
   onRestarted(why) {
     output.line("note", why === "silent" ? t.workerSilent : t.workerDied);

@@ -1,9 +1,15 @@
 // The output console. Everything the user's code prints is inserted as text
-// (textContent), never as HTML. Chunks are merged and written once per
-// animation frame, and the oldest text is dropped past a size limit, so a
-// flood of output cannot freeze the page.
+// (textContent), never as HTML. A flood of output cannot freeze the page:
+// - text is queued and drawn on animation frames, at most FRAME_CHARS a frame,
+//   so no single task lays out a large piece of new text;
+// - the log is a column of blocks ("chunks") of about CHUNK_CHARS each, and new
+//   text only ever goes into the last one, so drawing lays out that block alone
+//   (one long run of inline text would be laid out again, whole, on every frame);
+// - the oldest blocks are dropped past MAX_CHARS.
 
 const MAX_CHARS = 3_000_000;
+const CHUNK_CHARS = 8 * 1024;
+const FRAME_CHARS = 32 * 1024;
 
 export class OutputView {
   /** @param {HTMLElement} element the scrolling log container */
@@ -12,6 +18,7 @@ export class OutputView {
     this.queue = [];
     this.scheduled = false;
     this.chars = 0;
+    this.open = null; // the chunk new text goes into
   }
 
   /**
@@ -24,10 +31,7 @@ export class OutputView {
     const last = this.queue[this.queue.length - 1];
     if (last && last.kind === kind) last.text += text;
     else this.queue.push({ kind, text });
-    if (!this.scheduled) {
-      this.scheduled = true;
-      requestAnimationFrame(() => this.flush());
-    }
+    this.schedule();
   }
 
   /** Writes a line of its own, starting on a fresh line. */
@@ -43,34 +47,98 @@ export class OutputView {
     return text.length > 0 && !text.endsWith("\n");
   }
 
+  /** Chars waiting to be drawn. */
+  get pending() {
+    return this.queue.reduce((sum, item) => sum + item.text.length, 0);
+  }
+
+  schedule() {
+    if (this.scheduled) return;
+    this.scheduled = true;
+    requestAnimationFrame(() => {
+      this.scheduled = false;
+      this.draw(FRAME_CHARS);
+      if (this.queue.length) this.schedule();
+    });
+  }
+
+  /** Draws everything queued, now (a run's end: its text shows before its summary). */
   flush() {
-    this.scheduled = false;
+    this.draw(Infinity);
+  }
+
+  /** Draws up to `budget` queued chars, oldest first. */
+  draw(budget) {
     if (!this.queue.length) return;
     const el = this.element;
     const stick = el.scrollHeight - el.scrollTop - el.clientHeight < 40;
-    const fragment = document.createDocumentFragment();
-    this.queue.forEach(({ kind, text }, index) => {
-      this.chars += text.length;
-      // The queue already merges neighbours; only its head may continue the last span.
-      const last = el.lastElementChild;
-      if (index === 0 && last && last.dataset.kind === kind && last.textContent.length < 65536) {
-        last.appendChild(document.createTextNode(text));
-        return;
+    while (this.queue.length && budget > 0) {
+      const head = this.queue[0];
+      let text = head.text;
+      if (text.length > budget) {
+        // Cut at a line end when there is one, so a frame shows whole lines.
+        const cut = text.lastIndexOf("\n", budget - 1);
+        text = text.slice(0, cut >= 0 ? cut + 1 : budget);
+        head.text = head.text.slice(text.length);
+      } else {
+        this.queue.shift();
       }
-      const span = document.createElement("span");
-      span.className = `out out-${kind}`;
-      span.dataset.kind = kind;
-      span.textContent = text;
-      fragment.appendChild(span);
-    });
-    this.queue = [];
-    el.appendChild(fragment);
+      budget -= text.length;
+      this.append(head.kind, text);
+    }
     this.trim();
     if (stick) el.scrollTop = el.scrollHeight;
   }
 
+  append(kind, text) {
+    this.chars += text.length;
+    let rest = text;
+    while (rest) {
+      const chunk = this.openChunk();
+      const room = CHUNK_CHARS - chunk.size;
+      if (rest.length <= room) {
+        this.addText(chunk, kind, rest);
+        return;
+      }
+      // It does not fit: fill the chunk up to a line end and close it. A line longer than
+      // the room goes on to its end, or is cut past a hard limit (shown as a line break).
+      let take = room > 0 ? rest.lastIndexOf("\n", room - 1) + 1 : 0;
+      if (take === 0) {
+        const end = rest.indexOf("\n");
+        take = Math.max(1, Math.min(end >= 0 ? end + 1 : rest.length, 4 * CHUNK_CHARS - chunk.size));
+      }
+      this.addText(chunk, kind, rest.slice(0, take));
+      rest = rest.slice(take);
+      this.open = null;
+    }
+  }
+
+  openChunk() {
+    if (!this.open) {
+      this.open = document.createElement("div");
+      this.open.className = "out-chunk";
+      this.open.size = 0;
+      this.element.appendChild(this.open);
+    }
+    return this.open;
+  }
+
+  addText(chunk, kind, text) {
+    chunk.size += text.length;
+    const last = chunk.lastElementChild;
+    if (last && last.dataset.kind === kind) {
+      last.appendChild(document.createTextNode(text));
+      return;
+    }
+    const span = document.createElement("span");
+    span.className = `out out-${kind}`;
+    span.dataset.kind = kind;
+    span.textContent = text;
+    chunk.appendChild(span);
+  }
+
   trim() {
-    while (this.chars > MAX_CHARS && this.element.firstChild) {
+    while (this.chars > MAX_CHARS && this.element.firstChild && this.element.firstChild !== this.open) {
       this.chars -= this.element.firstChild.textContent.length;
       this.element.removeChild(this.element.firstChild);
     }
@@ -79,6 +147,7 @@ export class OutputView {
   clear() {
     this.queue = [];
     this.chars = 0;
+    this.open = null;
     this.element.replaceChildren();
   }
 }

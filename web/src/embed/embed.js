@@ -87,7 +87,14 @@ class AutogradPlayground extends HTMLElement {
       autorun: this.hasAttribute("autorun"),
       lang: this.getAttribute("lang"),
       show: this.hasAttribute("show") ? this.getAttribute("show") : undefined,
+      title: this.getAttribute("title"),
+      number: this.number(),
     });
+  }
+
+  /** This example's place among the page's examples, from 1. */
+  number() {
+    return [...document.querySelectorAll("autograd-playground")].indexOf(this) + 1;
   }
 
   /** Replaces the code placeholder by the live example. */
@@ -98,7 +105,7 @@ class AutogradPlayground extends HTMLElement {
     // The frame runs on the playground's origin (its storage, its workers) and nothing more:
     // no popups, forms, top navigation or access to this page.
     iframe.setAttribute("sandbox", "allow-scripts allow-same-origin");
-    iframe.title = this.getAttribute("title") || "PyTorch autograd example";
+    iframe.title = this.getAttribute("title") || `PyTorch autograd example ${this.number()}`;
     iframe.style.height = `${this.placeholder.offsetHeight + 160}px`;
     iframe.src = `${BASE}embed.html${HASH_PREFIX}${await encodeState(this.options())}`;
     this.shadowRoot.replaceChildren(iframe);

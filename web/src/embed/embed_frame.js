@@ -15,6 +15,7 @@ import { STRINGS, defaultLanguage } from "../app/i18n.js";
 import { EMBED_STRINGS } from "./i18n_embed.js";
 import { registerOffline } from "../offline/offline.js";
 import { OutputView } from "../editor/output.js";
+import { StopHint } from "../editor/stop_hint.js";
 import { PythonClient } from "../runtime/python_client.js";
 import { decodeState } from "../share/share.js";
 import { SharedPythonClient } from "../runtime/shared_client.js";
@@ -23,6 +24,11 @@ const $ = (id) => document.getElementById(id);
 const READY_MARK = "playground:python-ready";
 const NEXT_PHASE = { runtime: "numpy", numpy: "autograd_py", autograd_py: "ready" };
 const framed = window.parent !== window;
+const STACK_BELOW = 600; // px of frame width: narrower, the graph and gradients are stacked
+// The graph canvas, px: its least and most height, collapsed and expanded ("Show a bigger graph").
+const GRAPH_HEIGHT = { collapsed: [120, 360], expanded: [400, 620] };
+const GRAPH_ROOM = 46; // px around the nodes: the fit's legend room and a margin
+const MIN_SCALE = 0.42; // as graph_view.js's MIN_FIT: the text stays readable
 
 async function readOptions() {
   const hash = location.hash;
@@ -44,6 +50,7 @@ class Embed {
     this.phase = "runtime"; // what is loading now, for the status text
     this.fatal = null;
     this.output = new OutputView($("output"));
+    this.stopHint = new StopHint($("stop-hint"), lang);
     this.editor = createEditor($("editor"), {
       doc: options.code,
       label: this.t.editorLabel,
@@ -73,6 +80,27 @@ class Embed {
     this.grads = show.includes("grads")
       ? new GradsPanel($("grads"), { onSelect: (id) => this.graph && this.graph.select(id) })
       : null;
+    if (this.graph) $("graph").append(this.graph.legend); // under the canvas, not over the nodes
+    this.layoutViews();
+    new ResizeObserver(() => this.layoutViews()).observe(document.body);
+  }
+
+  /**
+   * Stacks the panels in a narrow frame, and makes the graph's canvas as tall as its nodes need
+   * at a scale that fits its width (within GRAPH_HEIGHT), so fit-to-view shows them all.
+   */
+  layoutViews() {
+    const viz = $("viz");
+    viz.classList.toggle("stacked", document.body.clientWidth < STACK_BELOW);
+    const layout = this.graph && this.graph.layout;
+    const [least, most] = GRAPH_HEIGHT[document.body.classList.contains("expanded") ? "expanded" : "collapsed"];
+    let height = least;
+    if (layout) {
+      const width = this.graph.canvas.clientWidth || document.body.clientWidth;
+      const scale = Math.max(MIN_SCALE, Math.min(1, (width - 16) / layout.width));
+      height = Math.round(Math.min(most, Math.max(least, layout.height * scale + GRAPH_ROOM)));
+    }
+    if (viz.style.getPropertyValue("--graph-h") !== `${height}px`) viz.style.setProperty("--graph-h", `${height}px`);
   }
 
   applyStrings() {
@@ -80,7 +108,11 @@ class Embed {
     document.title = t.embedLabel;
     for (const el of document.querySelectorAll("[data-i18n]")) el.textContent = t[el.dataset.i18n];
     for (const el of document.querySelectorAll("[data-i18n-title]")) el.title = t[el.dataset.i18nTitle];
+    for (const el of document.querySelectorAll("[data-i18n-label]")) el.setAttribute("aria-label", t[el.dataset.i18nLabel]);
     $("output").dataset.empty = t.outputEmpty;
+    // Several examples on one page: each names its content (a landmark's name must be unique).
+    const name = this.options.title || (this.options.number ? t.exampleNumber(this.options.number) : null);
+    if (name) document.querySelector("main").setAttribute("aria-label", name);
     if (this.graph) this.graph.setStrings(t);
     if (this.grads) this.grads.setStrings(t);
   }
@@ -105,7 +137,10 @@ class Embed {
           this.output.line("error", this.t.loadFailed(msg.phase, msg.message));
         }
       },
-      onStream: (stream, text) => this.output.write(stream, text),
+      onStream: (stream, text) => {
+        this.output.write(stream, text);
+        this.stopHint.noteOutput(text.length);
+      },
       onState: (state) => this.renderStatus(state),
       onRestarted: (by) => {
         this.phase = "runtime";
@@ -133,6 +168,7 @@ class Embed {
     status.title = this.fatal ? this.fatal.message : "";
     $("run").disabled = state === "loading" || state === "running" || state === "error";
     $("stop").disabled = state !== "running";
+    this.stopHint.setRunning(state === "running");
   }
 
   async run() {
@@ -160,7 +196,10 @@ class Embed {
   showViews(result) {
     if (!("graph" in result)) return;
     const graph = result.graph || { nodes: [], edges: [], tensors: [], truncated: null };
-    if (this.graph) this.graph.render(graph, { failed: result.failed_node || null, keepView: false });
+    if (this.graph) {
+      this.graph.render(graph, { failed: result.failed_node || null, keepView: false });
+      this.layoutViews(); // (the canvas's new size refits the graph)
+    }
     if (this.grads) this.grads.update(graph.tensors, result.grad_history || {});
   }
 
@@ -168,6 +207,7 @@ class Embed {
     const expanded = document.body.classList.toggle("expanded");
     $("expand").setAttribute("aria-expanded", String(expanded));
     $("expand").querySelector("span:last-child").textContent = expanded ? this.t.collapse : this.t.expand;
+    this.layoutViews();
     if (this.graph) requestAnimationFrame(() => this.graph.fit());
   }
 }

@@ -6,15 +6,20 @@ export const HASH_PREFIX = "#embed=";
 export const PANELS = ["graph", "grads"];
 const MIN_HEIGHT = 60;
 const MAX_HEIGHT = 2000;
+const MAX_TITLE = 200;
 
 /**
  * Normalizes raw options (attribute strings, or decoded JSON).
- * @param {object} raw {code, height, readonly, autorun, lang, show}
+ * @param {object} raw {code, height, readonly, autorun, lang, show, title, number}
  * @returns {{code: string, height: number|null, readonly: boolean, autorun: boolean,
- *            lang: "en"|"zh"|null, show: string[]}}
+ *            lang: "en"|"zh"|null, show: string[], title: string|null, number: number|null}}
+ *   title is the author's name for the example, number its place on the page (from 1): the frame
+ *   names its content by them, as a page of several examples needs distinct names.
  */
 export function normalizeOptions(raw) {
   const height = Number.parseInt(raw.height, 10);
+  const number = Number.parseInt(raw.number, 10);
+  const title = typeof raw.title === "string" ? raw.title.trim().slice(0, MAX_TITLE) : "";
   let show = raw.show;
   if (typeof show === "string") show = show.split(/[\s,]+/);
   if (!Array.isArray(show)) show = PANELS;
@@ -25,6 +30,8 @@ export function normalizeOptions(raw) {
     autorun: raw.autorun === true,
     lang: raw.lang === "en" || raw.lang === "zh" ? raw.lang : null,
     show: PANELS.filter((panel) => show.includes(panel)),
+    title: title || null,
+    number: Number.isFinite(number) && number >= 1 ? number : null,
   };
 }
 

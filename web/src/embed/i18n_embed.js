@@ -3,6 +3,7 @@
 export const EMBED_STRINGS = {
   en: {
     embedLabel: "Live PyTorch autograd example",
+    exampleNumber: (n) => `PyTorch autograd example ${n}`,
     idle: "Python loads on first Run",
     expand: "Expand",
     collapse: "Collapse",
@@ -13,6 +14,7 @@ export const EMBED_STRINGS = {
   },
   zh: {
     embedLabel: "可运行的 PyTorch 自动求导示例",
+    exampleNumber: (n) => `PyTorch 自动求导示例 ${n}`,
     idle: "首次运行时加载 Python",
     expand: "展开",
     collapse: "收起",

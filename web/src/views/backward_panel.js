@@ -4,7 +4,7 @@
 // Jacobian of the root w.r.t. a leaf fills row by row: all at once through
 // "Build all rows", or one row per one-hot backward the learner runs.
 
-import { fill, h, num, shapeText } from "./dom.js";
+import { h, num, refill, shapeText } from "./dom.js";
 import { buildJacobianTable, indexLabel } from "./jacobian_table.js";
 
 const ONEHOT_GRID_LIMIT = 64;
@@ -217,10 +217,10 @@ export class BackwardPanel {
     if (!t) return;
     const roots = this.rootChoices();
     if (!roots.length) {
-      fill(this.element, h("p", { class: "muted pad", text: t.bNoRoots }));
+      refill(this.element, h("p", { class: "muted pad", text: t.bNoRoots }));
       return;
     }
-    fill(this.element, this.rootFreed() ? this.freedNote() : null,
+    refill(this.element, this.rootFreed() ? this.freedNote() : null,
       h("div", { class: "bw-layout" }, this.backwardForm(roots), this.jacobianView()));
   }
 

@@ -58,3 +58,41 @@ export function num(value) {
   const text = Number(value).toPrecision(4);
   return String(Number(text));
 }
+
+// ---- keeping the keyboard's place when a panel is redrawn ----------------------
+
+const lastFocus = new WeakMap(); // panel root -> selector of the control last focused in it
+const tracked = new WeakSet();
+
+/** A selector that finds `el` again in a redrawn panel: its test id, cell index, or radio value. */
+function focusKey(el) {
+  const tag = el.tagName.toLowerCase();
+  if (el.dataset.testid) return `${tag}[data-testid="${CSS.escape(el.dataset.testid)}"]`;
+  if (el.dataset.index != null) return `${tag}[data-index="${CSS.escape(el.dataset.index)}"]`;
+  if (el.name && el.value) return `${tag}[name="${CSS.escape(el.name)}"][value="${CSS.escape(el.value)}"]`;
+  return null;
+}
+
+function track(root) {
+  if (tracked.has(root)) return;
+  tracked.add(root);
+  root.addEventListener("focusin", (event) => lastFocus.set(root, focusKey(event.target)));
+  // A pointer user chose where they are: nothing to give back.
+  document.addEventListener("pointerdown", () => lastFocus.delete(root), true);
+}
+
+/**
+ * Replaces a panel's content, as fill(), and gives the focus back to the control that had it,
+ * found again in the new content. Also when the control had lost it meanwhile by being disabled
+ * (a request in flight): Enter, Space or a step key can then be pressed again.
+ */
+export function refill(root, ...children) {
+  track(root);
+  const active = document.activeElement;
+  const inside = active && active !== root && root.contains(active);
+  const lost = !active || active === document.body;
+  const key = inside ? focusKey(active) : lost ? lastFocus.get(root) : null;
+  fill(root, ...children);
+  const again = key ? root.querySelector(key) : null;
+  if (again && !again.disabled) again.focus({ preventScroll: true });
+}

@@ -54,26 +54,32 @@ export class GradsPanel {
       fill(this.element, h("p", { class: "muted pad", text: t.gEmpty }));
       return;
     }
-    const head = h("tr", {}, [t.gName, t.gShape, t.gRequiresGrad, t.gIsLeaf, t.gGradFn, t.gValue, t.gGrad]
-      .map((label) => h("th", { scope: "col", text: label })));
+    const head = h("tr", {}, this.columns().map((label) => h("th", { scope: "col", text: label })));
     const rows = this.tensors.map((row) => this.row(row));
     fill(this.element, h("div", { class: "table-wrap" },
       h("table", { class: "grads-table" }, h("thead", {}, head), h("tbody", {}, rows))));
   }
 
+  columns() {
+    const t = this.t;
+    return [t.gName, t.gShape, t.gRequiresGrad, t.gIsLeaf, t.gGradFn, t.gValue, t.gGrad];
+  }
+
   row(tensor) {
     const t = this.t;
+    // Each cell names its column (data-label), for a narrow panel that shows a row as a card.
+    const [, shape, requiresGrad, isLeaf, gradFn, value, gradLabel] = this.columns();
     const grad = tensor.grad
       ? h("pre", { class: "values", text: tensor.grad.text })
       : h("span", { class: "reason", "data-reason": tensor.grad_reason, text: `None — ${t.reason[tensor.grad_reason] || tensor.grad_reason}` });
     const tr = h("tr", { "data-tensor": tensor.names[0], "data-id": tensor.id },
       h("th", { scope: "row", class: "name" }, h("code", { text: tensor.names.join(", ") })),
-      h("td", { class: "mono", text: shapeText(tensor.shape) }),
-      h("td", { class: `mono bool-${tensor.requires_grad}`, text: py(tensor.requires_grad) }),
-      h("td", { class: `mono bool-${tensor.is_leaf}`, text: py(tensor.is_leaf) }),
-      h("td", { class: "mono", text: tensor.grad_fn || "None" }),
-      h("td", {}, h("pre", { class: "values", text: tensor.value.text })),
-      h("td", { class: "grad-cell" }, grad, this.historyView(this.history[tensor.id])));
+      h("td", { class: "mono", "data-label": shape, text: shapeText(tensor.shape) }),
+      h("td", { class: `mono bool-${tensor.requires_grad}`, "data-label": requiresGrad, text: py(tensor.requires_grad) }),
+      h("td", { class: `mono bool-${tensor.is_leaf}`, "data-label": isLeaf, text: py(tensor.is_leaf) }),
+      h("td", { class: "mono", "data-label": gradFn, text: tensor.grad_fn || "None" }),
+      h("td", { class: "value-cell", "data-label": value }, h("pre", { class: "values", text: tensor.value.text })),
+      h("td", { class: "grad-cell", "data-label": gradLabel }, grad, this.historyView(this.history[tensor.id])));
     tr.addEventListener("click", () => this.hooks.onSelect(tensor.id));
     return tr;
   }

@@ -3,7 +3,7 @@
 // gradients, accumulations into leaves, hooks, frees); this panel replays
 // them with Back / Step / Play and tells the graph which node to highlight.
 
-import { fill, h } from "./dom.js";
+import { h, refill } from "./dom.js";
 
 const PLAY_MS = 900;
 const SHOWN_KINDS = new Set(["begin", "node", "accumulate", "hook", "error", "end"]);
@@ -136,7 +136,7 @@ export class StepPanel {
     const t = this.t;
     if (!t) return;
     if (!this.trace) {
-      fill(this.element, h("p", { class: "muted pad", text: t.sNone }));
+      refill(this.element, h("p", { class: "muted pad", text: t.sNone }));
       this.emit();
       return;
     }
@@ -153,7 +153,7 @@ export class StepPanel {
       class: `${i === this.index ? "current" : ""} ${i < this.index ? "past" : ""} ev-${step.event}`,
       onclick: () => this.go(i),
     }, this.summary(step, names))));
-    fill(this.element, 
+    refill(this.element, 
       h("div", { class: "step-head" }, h("strong", { text: t.sPass(this.trace.pass, steps.length, this.trace.line) }), controls),
       h("div", { class: "step-body" }, this.card(steps[this.index], names), list),
       this.trace.dropped ? h("p", { class: "muted small", text: t.sDropped(this.trace.dropped) }) : null,
