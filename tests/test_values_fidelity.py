@@ -80,3 +80,10 @@ def test_tensor_flip_takes_its_dims_as_varargs_or_one_sequence():
     assert x.flip(1).tolist() == [[2.0, 1.0, 0.0], [5.0, 4.0, 3.0]]
     with pytest.raises(TypeError, match="flip\\(\\): argument 'dims' must be tuple of ints, not int"):
         x.flip(dims=0)
+
+
+def test_a_mixed_dtype_op_on_an_expanded_tensor_gives_a_contiguous_result_as_tensoriterator():
+    v0 = torch.tensor([-2.03, 2.0, 0.3, 1.9], dtype=torch.float64)
+    v9 = v0.float().expand(2, 4)
+    v10 = v9 < v0  # the float32 operand is cast: NumPy's K order made the expanded dim innermost
+    assert v10.stride() == (4, 1) and v10.view(1, 8).tolist() == [[False, False, False, True] * 2]

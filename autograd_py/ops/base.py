@@ -181,7 +181,7 @@ def operands(a, b):
         if ad.dtype == bd.dtype:
             return ad, bd
         dt = result_np_dtype(a, b)
-        return ad.astype(dt, copy=False), bd.astype(dt, copy=False)
+        return _cast(ad, dt), _cast(bd, dt)
     cls = b.__class__
     if cls is not float and cls is not int:
         if isinstance(b, np.generic):
@@ -193,6 +193,15 @@ def operands(a, b):
         return ad, b
     dt = result_np_dtype(a, b)
     return ad.astype(dt), b
+
+
+def _cast(d, dt):
+    """``d`` as ``dt``; an expanded array stays expanded (NumPy's K-order cast would lay its
+    stride-0 dims innermost, and results computed from it would follow that layout)."""
+    if 0 in d.strides and d.size > 1 and d.dtype != dt:
+        first = tuple(slice(0, 1) if s == 0 else slice(None) for s in d.strides)
+        return np.broadcast_to(d[first].astype(dt), d.shape)
+    return d.astype(dt, copy=False)
 
 
 def float_data(x):
