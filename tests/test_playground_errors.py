@@ -274,3 +274,14 @@ def test_a_jacobian_of_a_freed_graph_offers_the_fix_where_it_was_freed(session):
     assert (failed["id"], failed["kind"]) == (f"f{id(session.namespace['y'].grad_fn)}", "freed")
     assert failed["fixes"] == [{"kind": "retain_graph", "line": 4, "before": "y.sum().backward()",
                                 "after": "y.sum().backward(retain_graph=True)"}]
+
+
+def test_a_fix_tells_how_long_its_lines_comment_is(session):
+    code = "import torch\nx = torch.ones(2, requires_grad=True)\ny = x * 2\ny.backward()   # vector: refused\n"
+    fixes = by_kind(session.run(code)["failed_node"]["fixes"])
+    comment = "# vector: refused"
+    assert fixes["sum"] == {"kind": "sum", "line": 4, "before": "y.backward()   " + comment,
+                            "after": "y.sum().backward()   " + comment, "comment": len(comment)}
+    # A "#" inside a string is no comment.
+    code = "import torch\nx = torch.ones(2, requires_grad=True)\ny = x * 2\ny.backward(); print('#')\n"
+    assert all("comment" not in fix for fix in session.run(code)["failed_node"]["fixes"])

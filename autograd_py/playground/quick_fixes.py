@@ -23,6 +23,29 @@ _COMPOUND = (ast.If, ast.For, ast.AsyncFor, ast.While, ast.With, ast.AsyncWith, 
 _ATOMS = (ast.Name, ast.Attribute, ast.Call, ast.Subscript)
 
 
+def trailing_comment(line):
+    """The comment that ends ``line`` (from its ``#``), or ``""``."""
+    import io
+    import tokenize
+
+    try:
+        tokens = list(tokenize.generate_tokens(io.StringIO(line + "\n").readline))
+    except (tokenize.TokenError, SyntaxError):
+        return ""
+    comment = next((tok for tok in tokens if tok.type == tokenize.COMMENT), None)
+    return line[comment.start[1]:] if comment is not None else ""
+
+
+def with_comment(fix):
+    """``fix`` with ``comment``: how many characters at the end of ``before`` and ``after`` are the
+    line's comment, so the page can apply the fix to the same code under another comment (a
+    lesson's Chinese comments, switched in with the language)."""
+    comment = trailing_comment(fix["before"])
+    if comment and fix["after"].endswith(comment):
+        return {**fix, "comment": len(comment)}
+    return fix
+
+
 def torch_name(namespace):
     """The name the script bound the torch module to (``torch`` first), or None."""
     module = sys.modules.get("torch")

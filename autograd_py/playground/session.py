@@ -37,7 +37,7 @@ from .backward import RequestError, grad_change_report, jacobian, plan_backward,
 from .views import GradHistory, PassRecorder, describe, failed_node, json_safe
 from .graph_errors import backward_error
 from .freed_help import FreeingCalls, freed_tensor_ids
-from .quick_fixes import for_error, torch_name
+from .quick_fixes import for_error, torch_name, with_comment
 
 EDITOR_FILENAME = "<editor>"
 CONSOLE_FILENAME = "<console>"
@@ -225,10 +225,10 @@ class Session:
         """The quick fixes the graph offers for ``failed``, raised on ``lineno`` of ``filename``."""
         if failed["kind"] == "freed":  # the fix is at the call that freed the node, maybe another command's
             fix = self.freeing.fix_for(failed["id"])
-            return [{"kind": "retain_graph", **fix}] if fix else []
+            return [with_comment({"kind": "retain_graph", **fix})] if fix else []
         if filename != EDITOR_FILENAME or lineno is None:
             return []
-        return for_error(failed, code, lineno, torch_name(self.namespace))
+        return [with_comment(fix) for fix in for_error(failed, code, lineno, torch_name(self.namespace))]
 
     def _views(self, recorder, failed, where=None, stopped=None):
         views = {"graph": None, "trace": None, "failed_node": failed, "command": self.commands}

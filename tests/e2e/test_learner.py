@@ -390,3 +390,24 @@ def test_lesson_comments_follow_the_language_unless_edited(playground, results_d
         page.locator('[data-lang="en"]').click()
     assert playground.get_code() == english
     assert set(playground.testid("graph").locator(".root-tag").all_text_contents()) == {"ROOT"}
+
+
+def test_a_fix_applies_after_the_comments_switched_language(playground):
+    page = playground.page
+    lesson = next(item for item in LESSONS if item["id"] == "non-scalar")
+    playground.testid("lessons").select_option(lesson["id"])
+    assert "scalar outputs" in playground.click_run()
+    last = len(lesson["code"])
+    page.locator('[data-lang="zh"]').click()
+    try:
+        # The code took its Chinese comments; the line that raised is still marked.
+        assert playground.get_code() == "\n".join(lesson["code_zh"]) + "\n"
+        expect(page.locator(".cm-error-line")).to_have_count(1)
+        expect(page.locator(".cm-error-line")).to_contain_text("y.backward()")
+        alert = playground.testid("graph-alert")
+        alert.locator('[data-fix="sum"]').click()
+        expect(page.locator("#run-info")).to_have_attribute("data-ok", "true")
+        assert playground.get_code().splitlines()[last - 1] == "y.sum()" + lesson["code_zh"][last - 1][1:]
+    finally:
+        page.locator('[data-lang="en"]').click()
+    playground.set_code("\n".join(lesson["code"]) + "\n")

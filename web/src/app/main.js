@@ -114,7 +114,11 @@ function applyLanguage(lang) {
   // The lesson's comments follow the language, unless the learner has edited its code.
   const untouched = isLessonCode(currentLesson(), editor.getCode());
   settings.lang = STRINGS[lang] ? lang : "en";
-  if (untouched && editor.getCode() !== lessonText()) editor.setCode(lessonText());
+  if (untouched && editor.getCode() !== lessonText()) {
+    const marked = editor.errorLine(); // the same code, so a marked error line still holds
+    editor.setCode(lessonText());
+    editor.markError(marked);
+  }
   t = STRINGS[settings.lang];
   saveSettings(settings);
   document.documentElement.lang = settings.lang === "zh" ? "zh-Hans" : "en";
@@ -223,9 +227,11 @@ views = new Views({
   echo: (text) => output.line("echo", `>>> ${text}`),
   busy: () => python.state !== "ready",
   applyFix(fix) {
-    // Python wrote the fixed line from the code that ran; only apply it to that same line.
+    // Python wrote the fixed line from the code that ran; only apply it to that same line, or
+    // to the same code under another comment (the lesson's comments follow the language).
     const before = editor.getCode();
-    if (!editor.replaceLine(fix.line, fix.before, fix.after)) {
+    const { expected, text } = fixForComment(fix, editor.lineText(fix.line));
+    if (!editor.replaceLine(fix.line, expected, text)) {
       output.line("note", t.fixStale(fix.line));
       return;
     }
@@ -234,6 +240,16 @@ views = new Views({
     runEditor();
   },
 }, t);
+
+/** The fix as it applies to `current`: its own line, or the same code with another comment. */
+function fixForComment(fix, current) {
+  const tail = fix.comment || 0;
+  const code = fix.before.slice(0, fix.before.length - tail);
+  if (current === fix.before || !tail || current === null || !current.startsWith(code) || !current.slice(code.length).startsWith("#")) {
+    return { expected: fix.before, text: fix.after };
+  }
+  return { expected: current, text: fix.after.slice(0, fix.after.length - tail) + current.slice(code.length) };
+}
 
 // ---- running code -------------------------------------------------------
 

@@ -80,6 +80,10 @@ export function createEditor(parent, { doc, onRun, onChange, label, readOnly = f
     setCode(text) {
       view.dispatch({ changes: { from: 0, to: view.state.doc.length, insert: text } });
     },
+    /** The text of line `lineno` (1-based), or null past the end. */
+    lineText(lineno) {
+      return lineno >= 1 && lineno <= view.state.doc.lines ? view.state.doc.line(lineno).text : null;
+    },
     /** Replaces line `lineno` (1-based) if it still reads `expected`, as one undoable edit; true if done. */
     replaceLine(lineno, expected, text) {
       if (lineno < 1 || lineno > view.state.doc.lines) return false;
@@ -87,6 +91,12 @@ export function createEditor(parent, { doc, onRun, onChange, label, readOnly = f
       if (line.text !== expected) return false;
       view.dispatch({ changes: { from: line.from, to: line.to, insert: text } });
       return true;
+    },
+    /** The 1-based line marked as the last error's, or null. */
+    errorLine() {
+      const marks = view.state.field(errorLineField);
+      const cursor = marks.iter();
+      return cursor.value ? view.state.doc.lineAt(cursor.from).number : null;
     },
     /** Marks (and scrolls to) a 1-based line, or clears the mark with null. */
     markError(lineno) {
