@@ -40,6 +40,18 @@ _C_TYPE_NAMES = {"float32": "float", "float64": "double", "float16": "c10::Half"
                  "bool": "bool"}
 
 
+def torch_strides(a):
+    """PyTorch's strides (in elements) of the array ``a``. NumPy gives a fresh empty array all-zero
+    strides, where PyTorch's contiguous ones count a size-0 dim as 1; other arrays agree."""
+    if a.size or any(a.strides):
+        return tuple(s // a.itemsize for s in a.strides)
+    strides, step = [], 1
+    for n in reversed(a.shape):
+        strides.append(step)
+        step *= max(n, 1)
+    return tuple(reversed(strides))
+
+
 class Size(tuple):
     """``torch.Size``: a tuple that prints as ``torch.Size([2, 3])``."""
 
@@ -263,7 +275,7 @@ class Tensor:
         return self._data.itemsize
 
     def stride(self, dim=None):
-        strides = tuple(s // self._data.itemsize for s in self._data.strides)
+        strides = torch_strides(self._data)
         return strides if dim is None else strides[_wrap_dim(dim, self._data.ndim)]
 
     def data_ptr(self):
@@ -453,7 +465,8 @@ class Tensor:
 
     def _accumulate_(self, grad):
         """``.grad += grad`` without autograd (used by AccumulateGrad)."""
-        if self._data.flags.writeable and self._data.shape == grad._data.shape:
+        if self._data.flags.writeable and (self._data.shape == grad._data.shape or np.broadcast_shapes(
+                self._data.shape, grad._data.shape) == self._data.shape):  # (a leaf unsqueeze_'d since)
             np.add(self._data, grad._data, out=self._data, casting="unsafe")
             self._version_counter[0] += 1
         else:

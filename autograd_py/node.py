@@ -7,6 +7,7 @@ engine and the graph view need. A node class declares once which values PyTorch 
 and ``keeps`` for the other arguments (numbers, dims, sizes), read from the node's attributes.
 """
 import itertools
+import warnings
 import weakref
 
 from . import grad_mode
@@ -369,22 +370,24 @@ class AccumulateGrad(Node):
         if var._grad is None:
             # A fresh copy, so that two leaves fed by one AddBackward never share a buffer that a
             # later in-place accumulation would then change for both; under create_graph keep the graph.
-            # The copy takes the leaf's shape (PyTorch's clone_obey_contract copies into a buffer shaped
-            # like it), which differs from the gradient's after an in-place view op such as unsqueeze_.
-            fresh = grad._detached_copy()
-            if fresh._data.shape != var._data.shape and (
-                    grad_mode.is_grad_enabled() or not _obeys_layout_contract(grad._data, var._data)):
-                fresh = _copy_into_shape(fresh, var._data.shape)
+            # A gradient that does not obey the leaf's layout is copied into the leaf's sizes and
+            # strides (clone_obey_contract), which differ after an in-place view op such as unsqueeze_.
             if grad_mode.is_grad_enabled():
+                fresh = grad._detached_copy()
+                if fresh._data.shape != var._data.shape:
+                    fresh = _copy_into_shape(fresh, var._data.shape)
                 # PyTorch copies into a fresh buffer, so the graph shows CopyBackwards.
                 from .ops.inplace import copy_
                 var._grad = copy_(fresh, grad)
+            elif _obeys_layout_contract(grad._data, var._data):
+                var._grad = _make_like(grad._data.copy(order="K"))
             else:
-                var._grad = fresh
+                var._grad = _clone_obey_contract(grad, var)
         elif grad_mode.is_grad_enabled():
             var._grad = var._grad + grad
         else:
             var._grad._accumulate_(grad)
+            _check_layout(var._grad, var)
         if self._post_hooks:
             for fn in list(self._post_hooks.values()):
                 fn(var)
@@ -394,15 +397,66 @@ class AccumulateGrad(Node):
 def _obeys_layout_contract(g, v):
     """PyTorch's obeys_layout_contract: may a gradient be stored as is for a leaf (stride by stride
     over the gradient's dims; past the leaf's dims it does not look)."""
-    from .ops.inplace import _dense
-    if not _dense(v):
+    from ._tensor import torch_strides
+    vs = torch_strides(v)
+    if not _dense(v.shape, vs):
         return bool(g.flags.c_contiguous)
-    gs = [s // g.itemsize for s in g.strides]
-    vs = [s // v.itemsize for s in v.strides]
+    gs = torch_strides(g)
     for i, n in enumerate(g.shape):
         if (n != 1 and i < len(vs) and gs[i] != vs[i]) or (n == 1 and gs[i] == 0):
             return False
     return True
+
+
+def _dense(shape, strides):
+    """PyTorch's is_non_overlapping_and_dense, on its strides."""
+    if len(shape) == 1:
+        return shape[0] < 2 or strides[0] == 1
+    expected = 1
+    for stride, size in sorted((s, n) for s, n in zip(strides, shape) if n > 1):
+        if stride != expected:
+            return False
+        expected *= size
+    return True
+
+
+def _check_layout(grad, var):
+    """PyTorch's CHECK_RESULT after adding into an existing ``.grad``: warn when the two strides
+    disagree (a leaf reshaped in place between backward calls, say)."""
+    from ._tensor import torch_strides
+    from ._warn import _always, _seen
+    g, v = grad._data, var._data
+    if not _obeys_layout_contract(g, v) and (_always[0] or _check_layout not in _seen):
+        _seen.add(_check_layout)  # TORCH_WARN_ONCE: once per process, whatever the sizes
+        warnings.warn(
+            "grad and param do not obey the gradient layout contract. This is not an error, but may impair "
+            f"performance.\ngrad.sizes() = {list(g.shape)}, strides() = {list(torch_strides(g))}\n"
+            f"param.sizes() = {list(v.shape)}, strides() = {list(torch_strides(v))} (Triggered internally "
+            "at /__w/pytorch/pytorch/torch/csrc/autograd/functions/accumulate_grad.h:252.)", UserWarning)
+
+
+def _make_like(data):
+    from .ops.base import _make
+    return _make(data)
+
+
+def _clone_obey_contract(grad, var):
+    """PyTorch's clone_obey_contract: a dense leaf gets its gradient copied into a buffer with the
+    leaf's sizes and strides; otherwise a contiguous clone of the gradient."""
+    import numpy as np
+    from ._tensor import torch_strides
+    v = var._data
+    strides = torch_strides(v)
+    if not _dense(v.shape, strides):
+        return _make_like(np.ascontiguousarray(grad._data))
+    out = _copy_into_shape(grad._detached_copy(), v.shape)
+    buffer = np.empty_like(v, dtype=out._data.dtype)  # order "K": the leaf's layout
+    if not v.size:  # NumPy's empty arrays have no layout: give it PyTorch's strides
+        buffer = np.lib.stride_tricks.as_strided(buffer, v.shape, tuple(s * buffer.itemsize for s in strides))
+    else:
+        buffer[...] = out._data
+    out._data = buffer
+    return out
 
 
 def _copy_into_shape(t, shape):

@@ -6,7 +6,7 @@ import weakref
 
 from ..node import Node
 from ..signatures import numpy_names
-from .._tensor import _wrap_dim
+from .._tensor import _wrap_dim, torch_strides
 from .._warn import warn_once
 from .base import _make, as_view, batch_ndim, batched, grad_on, np, record
 
@@ -396,10 +396,24 @@ class UnsqueezeBackward0(Node):
 @numpy_names
 def unsqueeze(input, dim):
     d = _wrap_dim(dim, input._data.ndim + 1)
-    out = _view_chain(_make(np.expand_dims(input._data, d)), input,
-                      lambda x: unsqueeze(x, d), lambda a: np.expand_dims(a, d))
+    out = _view_chain(_make(_unsqueezed(input._data, d)), input,
+                      lambda x: unsqueeze(x, d), lambda a: _unsqueezed(a, d))
     if grad_on(input):
         node = UnsqueezeBackward0()
         node.dim, node.axis = dim, d - input._data.ndim - 1
         record(out, node, (input,))
     return out
+
+
+def _unsqueezed(a, d):
+    """``a`` with a new size-1 dim ``d``, strided as PyTorch's unsqueeze: the size times the stride of
+    the dim it goes before (0 before an empty dim), 1 at the end; NumPy picks otherwise there."""
+    out = np.expand_dims(a, d)
+    if a.size:
+        want = a.strides[d] * a.shape[d] if d < a.ndim else a.itemsize
+        if out.strides[d] != want:
+            out = np.lib.stride_tricks.as_strided(a, out.shape, out.strides[:d] + (want,) + out.strides[d + 1:])
+        return out
+    base = torch_strides(a)
+    strides = base[:d] + ((base[d] * a.shape[d] if d < a.ndim else 1),) + base[d:]
+    return np.lib.stride_tricks.as_strided(a, out.shape, tuple(s * a.itemsize for s in strides))
