@@ -26,6 +26,8 @@ import { RestoreOriginal } from "./restore.js";
 import { loadSettings, saveSettings } from "./storage.js";
 import { Views } from "../views/views.js";
 
+// First of all: on a first visit the page may reload once for isolation, before Python starts.
+const isolation = isolate();
 const $ = (id) => document.getElementById(id);
 const settings = loadSettings({
   lang: defaultLanguage(navigator.languages || [navigator.language]),
@@ -219,7 +221,7 @@ const python = new PythonClient({
     output.line("note", why === "silent" ? t.workerSilent : t.workerDied);
     views.showResult({ graph: null, trace: null, grad_history: {}, reset: true });
   },
-}, { gate: isolate() }); // on a first visit the page may reload once for isolation, before Python starts
+}, { gate: isolation });
 
 views = new Views({
   request: (type, payload, options) => python.request(type, payload, options),

@@ -40,17 +40,15 @@ function triedBefore() {
 /**
  * Makes the page cross-origin isolated if it can.
  *
- * @returns {Promise<string>} resolves, once Python may start loading, with why:
- *     "isolated", "unavailable" (no service workers, already controlled, or tried
- *     in this tab), "stayed" (see stay()) or "timeout"/"failed"; never resolves
- *     when the page reloads.
+ * @returns {Promise<string>|null} null when Python may start loading at once (the page is
+ *     isolated, or cannot be: no service workers, already controlled, or tried in this
+ *     tab); else a promise that resolves once it may, with why ("stayed", see stay(),
+ *     "timeout" or "failed"), and never resolves when the page reloads.
  */
 export function isolate() {
-  if (self.crossOriginIsolated) return Promise.resolve("isolated");
+  if (self.crossOriginIsolated) return null;
   const container = navigator.serviceWorker;
-  if (!container || !window.isSecureContext || container.controller || triedBefore()) {
-    return Promise.resolve("unavailable");
-  }
+  if (!container || !window.isSecureContext || container.controller || triedBefore()) return null;
   return new Promise((resolve) => {
     let state = "waiting"; // -> "reloading" | "done"
     const finish = (why) => {

@@ -31,9 +31,10 @@ export class PythonClient {
    * @param {(state: string) => void} hooks.onState  "loading" | "ready" | "running" | "error"
    * @param {(why: "died"|"silent") => void} [hooks.onRestarted]  Python was restarted unasked
    * @param {object} [options]
-   * @param {Promise<unknown>} [options.gate] the first worker starts once it resolves
+   * @param {Promise<unknown>|null} [options.gate] the first worker starts once it resolves
+   *     (at once without one)
    */
-  constructor(hooks, { gate = Promise.resolve() } = {}) {
+  constructor(hooks, { gate = null } = {}) {
     this.hooks = hooks;
     this.nextId = 1;
     this.pending = new Map(); // id -> {resolve, type, quiet}

@@ -28,7 +28,8 @@
 // Requests are queued and answered in order, one at a time; every request gets
 // a result, even when answering fails. When Pyodide itself crashed, the worker
 // ends itself after that result, so the page restarts Python. shared_worker.js
-// speaks the same protocol to each embed of a course page.
+// speaks the same protocol (without ping, pong and started) to each embed of a
+// course page.
 
 import { failedResult } from "./failed_result.js";
 import { RequestQueue, Runtime } from "./runtime.js";

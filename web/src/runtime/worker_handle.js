@@ -16,10 +16,11 @@ function uniqueName() {
 export class WorkerHandle {
   /**
    * @param {(handle: WorkerHandle, msg: object) => void} onMessage every message of the worker
-   * @param {Promise<unknown>} gate the worker is created once it resolves (the page may reload
-   *     before, see isolation.js); requests posted meanwhile wait in the channel
+   * @param {Promise<unknown>|null} gate the worker is created once it resolves (the page may
+   *     reload before, see isolation.js), at once without one; requests posted meanwhile wait
+   *     in the channel
    */
-  constructor(onMessage, gate = Promise.resolve()) {
+  constructor(onMessage, gate = null) {
     this.worker = null;
     this.phases = [];
     this.ready = false;
@@ -36,7 +37,8 @@ export class WorkerHandle {
     if (typeof SharedArrayBuffer !== "undefined" && self.crossOriginIsolated) {
       this.interrupt = new Uint8Array(new SharedArrayBuffer(1));
     }
-    gate.then(() => this.start(channel.port2));
+    if (gate) gate.then(() => this.start(channel.port2));
+    else this.start(channel.port2);
   }
 
   start(port) {
