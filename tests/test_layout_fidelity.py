@@ -39,3 +39,10 @@ def test_where_with_two_numbers_has_their_result_type(a, b, dtype):
     c = torch.tensor([[True, False], [False, True]])
     r = torch.where(c, a, b)
     assert r.dtype == dtype and r.tolist() == [[a, b], [b, a]]
+
+
+def test_cat_and_stack_write_into_a_contiguous_output():
+    x = torch.tensor([[0.379, 0.303, 1.832], [0.77, -0.551, 0.381]], requires_grad=True).t()
+    assert torch.stack([x, x]).stride() == (6, 2, 1) and torch.cat([x, x], 1).stride() == (4, 1)
+    assert torch.stack([x, x], 2).stride() == (4, 2, 1)
+    torch.stack([x, x]).view(-1).mul_(2)  # a view, as in PyTorch (a copy would be needed otherwise)

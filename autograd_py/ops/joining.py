@@ -103,7 +103,8 @@ def cat(tensors, dim=0):
                 if k != d and s[k] != ref[k]:
                     raise RuntimeError(f"Sizes of tensors must match except in dimension {d}. Expected size "
                                        f"{ref[k]} but got size {s[k]} for tensor number {i} in the list.")
-        out = _make(np.concatenate([t._data.astype(dt, copy=False) for t in kept], axis=d))
+        # PyTorch's cat writes into a contiguous output (NumPy follows the inputs' layout)
+        out = _make(np.asarray(np.concatenate([t._data.astype(dt, copy=False) for t in kept], axis=d), order="C"))
     else:
         out = _make(np.zeros((0,), dt))
     if grad_on(*tensors):
@@ -137,7 +138,7 @@ def stack(tensors, dim=0):
     from .base import result_np_dtype
     dt = result_np_dtype(*tensors)
     d = _wrap_dim(dim, tensors[0]._data.ndim + 1)
-    out = _make(np.stack([x._data.astype(dt, copy=False) for x in tensors], axis=d))
+    out = _make(np.asarray(np.stack([x._data.astype(dt, copy=False) for x in tensors], axis=d), order="C"))
     if grad_on(*tensors):
         node = StackBackward0()
         node.dim, node.axis = dim, d - tensors[0]._data.ndim - 1
