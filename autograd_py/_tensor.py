@@ -86,6 +86,7 @@ class Tensor:
     _is_param = False
     _creation_meta = None  # how a view was made, when autograd must refuse some writes (ops.view_meta)
     _rg_from_base = False  # a view without history that requires grad only because its base does
+    _fn_shape = None  # (grad_fn, shape) after an unrecorded in-place view op changed the shape
     # PyTorch keeps sizes inline; a tensor squeezed to 0-dim in place (max(dim)'s output, squeeze_)
     # still holds its old first size there, and ``x[9]`` on it reports that size.
     _size0_slot = 0
@@ -288,7 +289,13 @@ class Tensor:
         return self._data.reshape(()).item()
 
     def tolist(self):
+        if "_zerotensor" in self.__dict__:  # PyTorch's efficient zero tensor has no storage
+            raise RuntimeError("tolist() shouldn't be called on a tensor with unallocated storage")
         return self._data.tolist()
+
+    def _is_zerotensor(self):
+        """Whether this is one of PyTorch's efficient zero tensors (the real ``sgn`` backward's result)."""
+        return "_zerotensor" in self.__dict__
 
     def numpy(self, *args, force=False):
         """The tensor's data as a NumPy array sharing its memory.
@@ -304,6 +311,8 @@ class Tensor:
             raise TypeError(f"numpy() takes 0 positional arguments but {len(args)} was given")
         if self._requires_grad and not force and grad_mode._state[0]:
             raise RuntimeError(NUMPY_REQUIRES_GRAD)
+        if "_zerotensor" in self.__dict__ and not force:
+            raise RuntimeError(" Cannot convert a ZeroTensor to numpy. Set force=True if you need the zero array.")
         return self._data
 
     def __array__(self, dtype=None, copy=None):

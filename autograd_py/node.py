@@ -381,11 +381,15 @@ class AccumulateGrad(Node):
                 var._grad = copy_(fresh, grad)
             elif _obeys_layout_contract(grad._data, var._data):
                 var._grad = _make_like(grad._data.copy(order="K"))
+                if "_zerotensor" in grad.__dict__:
+                    var._grad._zerotensor = True  # PyTorch stores the efficient zero tensor itself
             else:
                 var._grad = _clone_obey_contract(grad, var)
         elif grad_mode.is_grad_enabled():
             var._grad = var._grad + grad
         else:
+            if "_zerotensor" in var._grad.__dict__:
+                raise RuntimeError(ZEROTENSOR_IMMUTABLE)
             var._grad._accumulate_(grad)
             _check_layout(var._grad, var)
         if self._post_hooks:
@@ -433,6 +437,10 @@ def _check_layout(grad, var):
             f"performance.\ngrad.sizes() = {list(g.shape)}, strides() = {list(torch_strides(g))}\n"
             f"param.sizes() = {list(v.shape)}, strides() = {list(torch_strides(v))} (Triggered internally "
             "at /__w/pytorch/pytorch/torch/csrc/autograd/functions/accumulate_grad.h:252.)", UserWarning)
+
+
+ZEROTENSOR_IMMUTABLE = ("ZeroTensors are immutable. Please use the materialized zero tensor obtained using "
+                        ".clone() if you want a mutable tensor.")
 
 
 def _make_like(data):

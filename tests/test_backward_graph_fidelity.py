@@ -214,3 +214,20 @@ def test_sigmoid_and_tanh_double_backwards_follow_derivatives_yaml(f, inner):
     g2, = torch.autograd.grad(g.sum(), x, create_graph=True)
     mul = g2.grad_fn.next_functions[0][0]
     assert mul.name() == "MulBackward0" and [None if n is None else n.name() for n, _ in mul.next_functions] == inner
+
+
+def test_a_non_leaf_reshaped_in_place_under_no_grad_gets_gradients_of_its_grad_fns_shape():
+    # PyTorch checks a gradient against the metadata its grad_fn recorded: a leading size-1 dim is
+    # summed away; a shape that does not reduce to it is refused with PyTorch's message
+    x = torch.tensor([[1.0, 2.0], [3.0, 4.0]], requires_grad=True)
+    y = x * 2
+    with torch.no_grad():
+        y.unsqueeze_(0)
+    (y.reshape(-1) ** 2).sum().backward()
+    assert x.grad.tolist() == [[8.0, 16.0], [24.0, 32.0]]
+    s = x.sum(0)
+    with torch.no_grad():
+        s.unsqueeze_(1)
+    with pytest.raises(RuntimeError, match=r"Function MulBackward0 returned an invalid gradient at index 0 - "
+                                           r"got \[2, 3\] but expected shape compatible with \[2\]"):
+        (s * torch.ones(2, 3)).sum().backward()

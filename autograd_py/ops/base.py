@@ -54,6 +54,9 @@ def _edges(node, inputs, like=None):
             check = like is None
             if fn is not None:
                 edges.append((fn, t._output_nr))
+                if t._fn_shape is not None and t._fn_shape[0] is fn:
+                    # reshaped in place under no_grad since: PyTorch checks the shape its grad_fn gave
+                    shape, check = t._fn_shape[1], True
             elif t._creation_meta is None and not t._rg_from_base:
                 acc = t._accumulator or t._get_accumulator()
                 edges.append((acc, 0))

@@ -26,6 +26,9 @@ UNREAD_LEAF = object()
 
 def check(t):
     """Raises PyTorch's errors for an in-place op on a leaf (or a view of one) that requires grad."""
+    if "_zerotensor" in t.__dict__:
+        from ..node import ZEROTENSOR_IMMUTABLE
+        raise RuntimeError(ZEROTENSOR_IMMUTABLE)
     if not grad_mode._state[0]:
         return
     base = t._base
@@ -422,6 +425,8 @@ def view_(t, op, *args):
     recorded = out._grad_fn is not None and out._grad_fn is not t._grad_fn
     if recorded:
         t._grad_fn, t._output_nr = _inplace_view_node(out._grad_fn, args[0] if args else None), 0
+    elif t._grad_fn is not None and (t._fn_shape is None or t._fn_shape[0] is not t._grad_fn):
+        t._fn_shape = (t._grad_fn, old_shape)  # its grad_fn still takes gradients of the old shape
     if t._base is None and t.__dict__.get("_views"):
         _reshape_views(t, op, args, old_shape)
     # Unrecorded (no_grad), a view's old history no longer fits its shape: it is read anew from the
