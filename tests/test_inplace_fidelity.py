@@ -230,7 +230,10 @@ def test_backward_through_a_write_into_an_expanded_view_is_refused_as_in_pytorch
 
 def test_sgn_passes_back_an_efficient_zero_tensor_never_added_into_in_place():
     x = torch.tensor([[1.0, -2.0, 3.0]], requires_grad=True)
-    assert x.sgn().grad_fn(torch.tensor([[float("inf"), float("nan"), 1.0]])).tolist() == [[0.0, 0.0, 0.0]]
+    z = x.sgn().grad_fn(torch.tensor([[float("inf"), float("nan"), 1.0]]))
+    assert z._is_zerotensor() and z.clone().tolist() == [[0.0, 0.0, 0.0]]
+    with pytest.raises(RuntimeError, match="unallocated storage"):
+        z.tolist()  # no storage to list, as PyTorch's
     assert _grad_versions((x * 2 + x.sgn()).sum(), x) == [0]  # the zeros arrive first: a new sum
     assert _grad_versions((x.sgn() + x * 2).sum(), x) == [1]  # the zeros are added into x * 2's grad
     g, = torch.autograd.grad(x.sgn().sum(), x, create_graph=True)
