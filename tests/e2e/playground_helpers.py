@@ -66,14 +66,21 @@ class PlaygroundPage:
     def state(self):
         return self.testid("status").get_attribute("data-state")
 
+    def settled(self):
+        """Waits until the page will not reload for cross-origin isolation (isolation.js)."""
+        expect(self.page.locator("html[data-isolation]:not([data-isolation=pending])")).to_have_count(1)
+
     def set_code(self, code):
+        self.settled()
         self.page.evaluate("code => window.playground.setCode(code)", code)
 
     def get_code(self):
+        self.settled()
         return self.page.evaluate("window.playground.getCode()")
 
     def run(self, code=None):
         """Runs through the page API; returns {ok, stdout, error}."""
+        self.settled()
         if code is not None:
             self.set_code(code)
         return self.page.evaluate("window.playground.run()")

@@ -26,8 +26,10 @@ import { RestoreOriginal } from "./restore.js";
 import { loadSettings, saveSettings } from "./storage.js";
 import { Views } from "../views/views.js";
 
-// First of all: on a first visit the page may reload once for isolation, before Python starts.
-const isolation = isolate();
+// First of all: on a first visit the page may reload once for isolation, before Python starts;
+// not when it opens a share link (consumed at once), nor once the learner has begun.
+const isolation = isolate(!location.hash);
+if (isolation) for (const type of ["pointerdown", "keydown"]) addEventListener(type, stay, { capture: true, once: true });
 const $ = (id) => document.getElementById(id);
 const settings = loadSettings({
   lang: defaultLanguage(navigator.languages || [navigator.language]),
@@ -405,7 +407,10 @@ applyLanguage(settings.lang);
 shareUI.start(); // a link in the URL fragment replaces what was restored above
 
 window.playground = Object.freeze({
-  setCode: (text) => editor.setCode(String(text)),
+  setCode(text) {
+    stay(); // scripts are learners too: no reload under their feet
+    editor.setCode(String(text));
+  },
   getCode: () => editor.getCode(),
   run: () => runEditor(),
   shareLink: () => shareUI.link(),

@@ -7,8 +7,13 @@
 // after it took control, so a first visit registers it and reloads once,
 // before Python starts loading (a reload later would throw Python away).
 //
-// A learner who already asked for something (a Run queued while loading) is
-// never reloaded away from it: stay() gives isolation up for this visit.
+// A learner who has begun (a click or a key, a script's setCode, a Run queued
+// while loading) is never reloaded away from it: stay() gives isolation up for
+// this visit, and so does a share link (main.js does not ask, it is consumed at once).
+//
+// <html data-isolation> says where it stands: "pending" while the page may still
+// reload, then "isolated", "none" (cannot be), or why it gave up ("stayed",
+// "timeout", "failed"). Tests wait for it before driving the page.
 //
 // Never a loop: the reload happens only when no service worker controls the
 // page and this tab has not tried before (sessionStorage). A browser that
@@ -38,23 +43,35 @@ function triedBefore() {
 }
 
 /**
- * Makes the page cross-origin isolated if it can.
+ * Makes the page cross-origin isolated if it can (and if `wanted`).
  *
+ * @param {boolean} [wanted] false: do not try on this visit (a share link is consumed at once)
  * @returns {Promise<string>|null} null when Python may start loading at once (the page is
  *     isolated, or cannot be: no service workers, already controlled, or tried in this
  *     tab); else a promise that resolves once it may, with why ("stayed", see stay(),
  *     "timeout" or "failed"), and never resolves when the page reloads.
  */
-export function isolate() {
-  if (self.crossOriginIsolated) return null;
+export function isolate(wanted = true) {
+  const mark = (state) => {
+    document.documentElement.dataset.isolation = state;
+  };
+  if (self.crossOriginIsolated) {
+    mark("isolated");
+    return null;
+  }
   const container = navigator.serviceWorker;
-  if (!container || !window.isSecureContext || container.controller || triedBefore()) return null;
+  if (!wanted || !container || !window.isSecureContext || container.controller || triedBefore()) {
+    mark("none");
+    return null;
+  }
+  mark("pending");
   return new Promise((resolve) => {
     let state = "waiting"; // -> "reloading" | "done"
     const finish = (why) => {
       if (state === "done") return;
       if (state === "reloading") window.stop(); // the old document is still here: keep it
       state = "done";
+      mark(why);
       resolve(why);
     };
     const reload = () => {
