@@ -1,7 +1,8 @@
 // The output console. Everything the user's code prints is inserted as text
 // (textContent), never as HTML. A flood of output cannot freeze the page:
-// - text is queued and drawn on animation frames, at most FRAME_CHARS a frame,
-//   so no single task lays out a large piece of new text;
+// - text is queued and drawn on animation frames, a piece per frame whose size
+//   follows how long the last frame's drawing (and layout) took, so no single
+//   task lays out a large piece of new text, on a fast machine or a slow one;
 // - the log is a column of blocks ("chunks") of about CHUNK_CHARS each, and new
 //   text only ever goes into the last one, so drawing lays out that block alone
 //   (one long run of inline text would be laid out again, whole, on every frame);
@@ -9,7 +10,8 @@
 
 const MAX_CHARS = 3_000_000;
 const CHUNK_CHARS = 8 * 1024;
-const FRAME_CHARS = 32 * 1024;
+const FRAME_CHARS = { first: 16 * 1024, least: 8 * 1024, most: 64 * 1024 };
+const FRAME_MS = { slow: 24, fast: 8 }; // a frame's drawing: above slow, halve the piece; below fast, double it
 
 export class OutputView {
   /** @param {HTMLElement} element the scrolling log container */
@@ -19,6 +21,7 @@ export class OutputView {
     this.scheduled = false;
     this.chars = 0;
     this.open = null; // the chunk new text goes into
+    this.frameChars = FRAME_CHARS.first;
   }
 
   /**
@@ -47,22 +50,24 @@ export class OutputView {
     return text.length > 0 && !text.endsWith("\n");
   }
 
-  /** Chars waiting to be drawn. */
-  get pending() {
-    return this.queue.reduce((sum, item) => sum + item.text.length, 0);
-  }
-
   schedule() {
     if (this.scheduled) return;
     this.scheduled = true;
     requestAnimationFrame(() => {
       this.scheduled = false;
-      this.draw(FRAME_CHARS);
+      const start = performance.now();
+      this.draw(this.frameChars);
+      const ms = performance.now() - start;
+      if (ms > FRAME_MS.slow) this.frameChars = Math.max(FRAME_CHARS.least, this.frameChars / 2);
+      else if (ms < FRAME_MS.fast) this.frameChars = Math.min(FRAME_CHARS.most, this.frameChars * 2);
       if (this.queue.length) this.schedule();
     });
   }
 
-  /** Draws everything queued, now (a run's end: its text shows before its summary). */
+  /**
+   * Draws everything queued, now (a run's end: its text shows before its summary). The frames
+   * keep up with Python's batches, so little is left for this one task.
+   */
   flush() {
     this.draw(Infinity);
   }
@@ -87,7 +92,9 @@ export class OutputView {
       this.append(head.kind, text);
     }
     this.trim();
-    if (stick) el.scrollTop = el.scrollHeight;
+    // Reading scrollHeight lays the new text out now, inside the time draw() is measured by.
+    const height = el.scrollHeight;
+    if (stick) el.scrollTop = height;
   }
 
   append(kind, text) {
