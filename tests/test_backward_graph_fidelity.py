@@ -231,3 +231,16 @@ def test_a_non_leaf_reshaped_in_place_under_no_grad_gets_gradients_of_its_grad_f
     with pytest.raises(RuntimeError, match=r"Function MulBackward0 returned an invalid gradient at index 0 - "
                                            r"got \[2, 3\] but expected shape compatible with \[2\]"):
         (s * torch.ones(2, 3)).sum().backward()
+
+
+def test_a_stale_no_grad_views_error_comes_before_a_broadcast_error():
+    # PyTorch collects its inputs' edges (reading grad_fn) before the kernel checks the shapes
+    x = torch.tensor([[0.49, 1.33, -1.67], [-1.99, -1.72, 0.53]], requires_grad=True)
+    y = x * 1
+    with torch.no_grad():
+        v = y.mT
+        v.unsqueeze_(0)
+    with pytest.raises(RuntimeError, match="^A view was created in no_grad mode and its base or another view"):
+        v + torch.ones(7)
+    with torch.no_grad(), pytest.raises(RuntimeError, match="^The size of tensor a"):
+        v + torch.ones(7)

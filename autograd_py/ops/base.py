@@ -174,13 +174,27 @@ def check_broadcast(sa, sb):
                                f"non-singleton dimension {dim}")
 
 
+def _stale_first(*tensors):
+    """PyTorch reads its inputs' grad_fn (collecting the graph's edges) before the kernel checks
+    shapes: a view that cannot be regenerated raises its error first."""
+    if grad_on(*tensors):
+        for t in tensors:
+            if isinstance(t, Tensor) and "_stale_view" in t.__dict__:
+                from .view_meta import stale_error
+                raise stale_error(t) from None
+
+
 def operands(a, b):
     """The NumPy operands of a binary op, cast to PyTorch's result dtype."""
     ad = a._data
     if isinstance(b, Tensor):
         bd = b._data
         if ad.shape != bd.shape:
-            check_broadcast(ad.shape, bd.shape)
+            try:
+                check_broadcast(ad.shape, bd.shape)
+            except RuntimeError:
+                _stale_first(a, b)
+                raise
         if ad.dtype == bd.dtype:
             return ad, bd
         dt = result_np_dtype(a, b)
