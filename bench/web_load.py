@@ -1,16 +1,22 @@
 """Measure the playground's load and run times in headless Chromium.
 
-For each repetition a fresh browser context (so a cold HTTP cache) opens:
+For each repetition a fresh browser context (a cold tab: empty HTTP cache, no
+service worker) opens:
 
-* the playground: time to a usable editor, and to Python ready (Pyodide,
-  NumPy and autograd_py installed, ``Session`` created), both measured from
-  navigation start with the page's own ``performance`` marks;
 * a bare page whose module worker only loads Pyodide and NumPy from the same
-  files, the floor the playground's Python-ready time is compared with.
+  files, the floor the playground's Python-ready time is compared with;
+* the playground: time to a usable editor, and to Python ready (Pyodide,
+  NumPy and autograd_py installed, ``Session`` created). Both pages are timed
+  by the wall clock from the moment they were asked to navigate, so the
+  playground's one reload for cross-origin isolation (isolation.js) counts.
+  The server counts the requests of each file in each playground tab, up to
+  its offline copy being complete (target: one per file).
 
-Then, in the last playground page, the round trip of a small snippet through
-``window.playground.run()`` (page -> worker -> Python -> page), median of many.
-A warm reload (HTTP cache filled) is measured too.
+Then, in the last playground page: a warm reload (service worker and HTTP
+cache filled), the round trip of a small snippet through
+``window.playground.run()`` (page -> worker -> Python -> page), median of
+many, and a 10^5-line print flood, whose longest main-thread task is read from
+a PerformanceObserver on long tasks (target: under 100 ms).
 
 Usage::
 
@@ -19,6 +25,7 @@ Usage::
 """
 
 import argparse
+import collections
 import functools
 import http.server
 import json
@@ -26,6 +33,7 @@ import os
 import statistics
 import sys
 import threading
+import time
 from pathlib import Path
 
 from playwright.sync_api import sync_playwright
@@ -40,13 +48,21 @@ SNIPPET = (
     "(x * x).sum().backward()\n"
     "print(x.grad)\n"
 )
+FLOOD = "for i in range(10**5):\n    print(i)\n"
+# Files whose requests per tab are reported (substrings of their paths).
+COUNTED = ("pyodide/pyodide.asm.wasm", "pyodide/python_stdlib.zip", "pyodide/pyodide.asm.js",
+           "pyodide/numpy-", "wheels/autograd_py-", "/worker.js", "/main.js", "/")
+
+
+def counted(name, path):
+    return path == name if name == "/" else name in path
 
 # Served from memory next to the site: a module worker that loads only Pyodide + NumPy.
 BARE_PAGE = b"""<!doctype html><meta charset="utf-8"><title>bare</title>
 <script type="module" src="__bench_bare.js"></script>"""
 BARE_MAIN = b"""
 const worker = new Worker(new URL("./__bench_worker.js", location.href), { type: "module" });
-window.bare = new Promise((resolve) => { worker.onmessage = (e) => resolve(performance.now()); });
+window.bare = new Promise((resolve) => { worker.onmessage = (e) => resolve(performance.timeOrigin + performance.now()); });
 """
 BARE_WORKER = b"""
 const { loadPyodide } = await import(new URL("./pyodide/pyodide.mjs", self.location.href).href);
@@ -66,8 +82,10 @@ class Handler(http.server.SimpleHTTPRequestHandler):
     extensions_map = {**http.server.SimpleHTTPRequestHandler.extensions_map,
                       ".js": "text/javascript", ".mjs": "text/javascript",
                       ".wasm": "application/wasm", ".json": "application/json"}
+    counts = collections.Counter()  # path -> requests since the last clear()
 
     def do_GET(self):
+        self.counts[self.path.split("?")[0]] += 1
         if self.path in EXTRA:
             body, kind = EXTRA[self.path]
             self.send_response(200)
@@ -97,35 +115,51 @@ def serve():
     return server, f"http://127.0.0.1:{server.server_address[1]}/"
 
 
-def mark(page, name, timeout_ms=120_000):
-    """Milliseconds from navigation start to the page's performance mark ``name``."""
-    page.locator(f'[data-testid="status"]:not([data-state="loading"])').wait_for(timeout=timeout_ms)
-    value = page.evaluate(f"performance.getEntriesByName({name!r})[0]?.startTime ?? null")
-    if value is None:
-        raise RuntimeError(f"mark {name} missing; page state: "
-                           f"{page.get_by_test_id('status').get_attribute('data-state')}")
+def wait_ready(page, timeout_ms=120_000):
+    page.locator('[data-testid="status"][data-state="ready"]').wait_for(timeout=timeout_ms)
+
+
+def epoch_of_mark(page, name):
+    """Epoch milliseconds of the page's performance mark ``name``."""
+    wait_ready(page)
+    value = page.evaluate(f"performance.timeOrigin + (performance.getEntriesByName({name!r})[0]?.startTime ?? NaN)")
+    if value != value:  # NaN
+        raise RuntimeError(f"mark {name} missing")
     return value
 
 
 def load_playground(page, url):
+    """A cold tab: wall-clock times from the navigation request, and requests per file."""
+    Handler.counts.clear()
+    asked = time.time() * 1000
     page.goto(url)
-    python_ready = mark(page, "playground:python-ready")
+    ready = epoch_of_mark(page, "playground:python-ready")
+    editor = epoch_of_mark(page, "playground:editor-ready")
     phases = page.evaluate("""() => Object.fromEntries(["runtime", "numpy", "autograd_py"].map(
         (p) => [p, performance.getEntriesByName(`playground:phase:${p}`)[0].detail.ms]))""")
-    return {"editor_ms": mark(page, "playground:editor-ready"), "python_ready_ms": python_ready,
+    isolated = page.evaluate("crossOriginIsolated")
+    # The first document's own start, kept by isolation.js when it reloaded the page.
+    first = page.evaluate("Number(sessionStorage.getItem('autograd-playground:isolation-reload')) || null")
+    reload_cost = page.evaluate("performance.timeOrigin") - first if first else 0.0
+    page.locator('html[data-offline="ready"]').wait_for(timeout=120_000)
+    requests = {name: sum(n for path, n in Handler.counts.items() if counted(name, path)) for name in COUNTED}
+    return {"editor_ms": editor - asked, "python_ready_ms": ready - asked, "isolated": isolated,
+            "isolation_reload_ms": reload_cost, "requests": requests,
             **{f"phase_{name}_ms": ms for name, ms in phases.items()}}
 
 
-def load_playground_after_reload(page, url):
+def load_playground_after_reload(page):
+    asked = time.time() * 1000
     page.reload()
-    return {"editor_ms": mark(page, "playground:editor-ready"),
-            "python_ready_ms": mark(page, "playground:python-ready")}
+    return {"python_ready_ms": epoch_of_mark(page, "playground:python-ready") - asked,
+            "isolated": page.evaluate("crossOriginIsolated")}
 
 
 def load_bare(context, url):
     page = context.new_page()
+    asked = time.time() * 1000
     page.goto(url + "__bench_bare.html")
-    ms = page.evaluate("window.bare")
+    ms = page.evaluate("window.bare") - asked
     page.close()
     return ms
 
@@ -148,6 +182,26 @@ def run_round_trips(page, runs):
     return times
 
 
+def print_flood(page):
+    """Longest main-thread task (PerformanceObserver, long tasks are >= 50 ms) while 10^5 lines print."""
+    page.evaluate("code => window.playground.setCode(code)", FLOOD)
+    return page.evaluate(
+        """async () => {
+            const tasks = [];
+            const observer = new PerformanceObserver((list) => tasks.push(...list.getEntries()));
+            observer.observe({ type: "longtask" });
+            const t = performance.now();
+            const result = await window.playground.run();
+            const runMs = performance.now() - t;
+            // Let the output finish drawing before reading the observer.
+            await new Promise((resolve) => setTimeout(resolve, 2000));
+            observer.disconnect();
+            const durations = tasks.map((task) => task.duration);
+            return { ok: result.ok, run_ms: runMs, long_tasks: durations.length,
+                     longest_task_ms: durations.length ? Math.max(...durations) : 0 };
+        }""")
+
+
 def summary(values):
     return {"median": round(statistics.median(values), 1), "min": round(min(values), 1),
             "max": round(max(values), 1), "n": len(values)}
@@ -167,30 +221,46 @@ def main(argv=None):
     cold, bare = [], []
     with sync_playwright() as p:
         browser = p.chromium.launch(executable_path=args.chromium, args=CHROMIUM_ARGS)
-        for _ in range(args.repeat):
-            context = browser.new_context()
-            bare.append(load_bare(context, url))
-            context.close()
+        for i in range(args.repeat):
+            # Taking turns in both orders: whatever the previous tab leaves running hits both.
+            if i % 2 == 0:
+                context = browser.new_context()
+                bare.append(load_bare(context, url))
+                context.close()
             context = browser.new_context()
             page = context.new_page()
             cold.append(load_playground(page, url))
-            if _ < args.repeat - 1:
+            if i < args.repeat - 1:
                 context.close()
-        warm = load_playground_after_reload(page, url)
-        # Let the background spare worker finish loading, so it does not share the CPU.
-        page.wait_for_timeout(12_000)
+            if i % 2 == 1:
+                context = browser.new_context()
+                bare.append(load_bare(context, url))
+                context.close()
+        warm = load_playground_after_reload(page)
         trips = run_round_trips(page, args.runs)
+        flood = print_flood(page)
         context.close()
         browser.close()
     server.shutdown()
 
+    ratios = [c["python_ready_ms"] / b for c, b in zip(cold, bare)]  # each tab against its partner
+    requests = {name: sorted({c["requests"][name] for c in cold}) for name in COUNTED}
     figures = {
         "editor_usable_ms": summary([c["editor_ms"] for c in cold]),
         "python_ready_ms": summary([c["python_ready_ms"] for c in cold]),
         "bare_pyodide_numpy_ms": summary(bare),
+        "python_ready_vs_bare_ratio": {
+            "of_medians": round(statistics.median(c["python_ready_ms"] for c in cold)
+                                / statistics.median(bare), 3),
+            "pairs": [round(r, 3) for r in ratios]},
+        "isolation_reload_ms": summary([c["isolation_reload_ms"] for c in cold]),
+        "cold_tabs_isolated": sum(c["isolated"] for c in cold),
         **{key: summary([c[key] for c in cold]) for key in cold[0] if key.startswith("phase_")},
+        "requests_per_tab": requests,
         "python_ready_warm_reload_ms": round(warm["python_ready_ms"], 1),
+        "warm_reload_isolated": warm["isolated"],
         "run_round_trip_ms": summary(trips),
+        "print_flood_1e5_lines": {k: round(v, 1) if isinstance(v, float) else v for k, v in flood.items()},
     }
     overhead = figures["python_ready_ms"]["median"] - figures["bare_pyodide_numpy_ms"]["median"]
     figures["python_ready_overhead_vs_bare_ms"] = round(overhead, 1)
