@@ -178,6 +178,19 @@ def div_scalar(input, other):
     return out
 
 
+class SubBackward1(Node):
+    def backward(self, grad):
+        return grad
+
+
+def sub_scalar(input, other):
+    """``input - other`` for a number ``other``, as ATen's formulas subtract (``sub.Scalar``: SubBackward1)."""
+    out = _make(np.subtract(input._data, other))
+    if grad_on(input):
+        record(out, SubBackward1(), (input,))
+    return out
+
+
 def mul_scalar(input, other):
     """``input * other`` for a number ``other``, as ATen's own formulas multiply (``mul.Scalar``,
     whose node is MulBackward1, where ``x * 2`` from Python records MulBackward0)."""
@@ -233,14 +246,16 @@ class PowBackward1(Node):
     def backward(self, grad):
         exponent, base = self.saved("exponent"), self.saved("self")  # PyTorch's unpacking order
         ga = gb = None
-        if self._next_functions[0][0] is not None:
-            # pow_backward_self: exactly 0 where the exponent is 0, even at base 0 (no 0 * inf).
-            ga = where(exponent == 0.0, 0.0, grad * (exponent * pow(base, exponent - 1)))
+        # The generated node computes its inputs' formulas in name order (exponent, then self), so
+        # under create_graph the self formula's nodes are the newer ones, run first by a 2nd backward.
         if self._next_functions[1][0] is not None:
             # pow_backward_exponent: d/db a**b = a**b log a, taken as 0 where a == 0 and b >= 0.
             result = self.saved("result")
             zero = (base == 0) & (exponent >= 0)
             gb = grad * where(zero, 0.0, result * log(to_dtype(base, result._data.dtype)))
+        if self._next_functions[0][0] is not None:
+            # pow_backward_self: exactly 0 where the exponent is 0, even at base 0 (no 0 * inf).
+            ga = where(exponent == 0.0, 0.0, grad * (exponent * pow(base, sub_scalar(exponent, 1))))
         return ga, gb
 
 
