@@ -175,6 +175,9 @@ class Tensor:
     def grad(self):
         # A stale view still holds its old grad_fn in PyTorch (regenerated only when read): not a leaf.
         fn = self._grad_fn if "_stale_view" not in self.__dict__ else self._stale_view[0]
+        if self._kept_fn is not None:  # regenerated but unread: PyTorch's is_leaf() sees the old field
+            from .ops.inplace import UNREAD_LEAF
+            fn = None if self._kept_fn is UNREAD_LEAF else self._kept_fn
         if fn is not None and not self._retains_grad and self._grad is None:
             warnings.warn(NON_LEAF_GRAD_WARNING, UserWarning, stacklevel=2)
         return self._grad

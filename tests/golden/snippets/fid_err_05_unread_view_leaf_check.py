@@ -43,3 +43,10 @@ v = b[0]
 v.mul_(w)
 attempt("written view", lambda: v.mul_(2))
 print(v.grad_fn.name(), b.grad_fn.name())
+# Reading .grad does not regenerate the view either: no non-leaf warning until grad_fn is read.
+b = torch.tensor([1.0, 2.0], dtype=torch.float64)
+v = b.squeeze(-1)
+b.div_(torch.tensor(2.32, requires_grad=True))
+print(v.grad)
+print(v.is_leaf)
+print(v.grad)
