@@ -244,3 +244,11 @@ def test_a_stale_no_grad_views_error_comes_before_a_broadcast_error():
         v + torch.ones(7)
     with torch.no_grad(), pytest.raises(RuntimeError, match="^The size of tensor a"):
         v + torch.ones(7)
+
+
+def test_pows_backward_with_a_bool_exponent_refuses_exponent_minus_1():
+    x = torch.tensor([2.0, 3.0], requires_grad=True)
+    y = x ** torch.tensor([True, False])
+    assert y.tolist() == [2.0, 1.0]
+    with pytest.raises(RuntimeError, match="^Subtraction, the `-` operator, with a bool tensor is not supported"):
+        y.sum().backward()

@@ -185,6 +185,8 @@ class SubBackward1(Node):
 
 def sub_scalar(input, other):
     """``input - other`` for a number ``other``, as ATen's formulas subtract (``sub.Scalar``: SubBackward1)."""
+    if input._data.dtype == np.bool_:
+        _sub_check(input, other)  # pow's backward with a bool exponent: ``exponent - 1`` raises
     out = _make(np.subtract(input._data, other))
     if grad_on(input):
         record(out, SubBackward1(), (input,))
