@@ -34,7 +34,8 @@ const theme = EditorView.theme({
   ".cm-scroller": { fontFamily: "var(--mono)", lineHeight: "1.55" },
   ".cm-content": { padding: "10px 0" },
   ".cm-gutters": { background: "var(--panel-2)", borderRight: "1px solid var(--line)", color: "var(--muted)" },
-  ".cm-activeLineGutter": { background: "var(--active-gutter)" },
+  // The active line's number is darker: muted grey on the highlight falls short of AA contrast.
+  ".cm-activeLineGutter": { background: "var(--active-gutter)", color: "var(--text)" },
   ".cm-activeLine": { background: "var(--active-line)" },
   "&.cm-focused": { outline: "none" },
 });
