@@ -46,3 +46,12 @@ def test_cat_and_stack_write_into_a_contiguous_output():
     assert torch.stack([x, x]).stride() == (6, 2, 1) and torch.cat([x, x], 1).stride() == (4, 1)
     assert torch.stack([x, x], 2).stride() == (4, 2, 1)
     torch.stack([x, x]).view(-1).mul_(2)  # a view, as in PyTorch (a copy would be needed otherwise)
+
+
+def test_softmax_outputs_and_their_gradients_are_contiguous():
+    x = torch.tensor([[[-0.863, 0.276, 0.999]], [[1.922, 1.245, 0.689]]], requires_grad=True).transpose(0, -1)
+    for f in (lambda t: t.softmax(1), lambda t: t.log_softmax(-3)):
+        y = f(x)
+        assert y.stride() == (2, 2, 1) and y.reshape(1, 6).grad_fn.name() == "ViewBackward0"
+        g, = torch.autograd.grad((y * y).sum(), x, create_graph=True)
+        assert g.reshape(-1).grad_fn.name() == "ViewBackward0"

@@ -94,7 +94,7 @@ class LogSoftmaxBackwardDataBackward0(Node):
 
 
 def _backward_data(grad_output, output, axis, np_fn, node_cls):
-    out = _make(np.asarray(np_fn(grad_output._data, output._data), dtype=output._data.dtype))
+    out = _make(np.asarray(np_fn(grad_output._data, output._data), dtype=output._data.dtype, order="C"))
     if grad_on(grad_output, output):
         node = node_cls()
         node.dim, node.axis = axis + output._data.ndim, axis
@@ -145,7 +145,8 @@ def softmax(input, dim=None, dtype=None):
     data, d = _softmax_input(input, dim, dtype, "softmax")
     if data.size:
         e = np.exp(data - np.max(data, axis=d, keepdims=True, initial=-np.inf))
-        out = _make((e / np.sum(e, axis=d, keepdims=True)).astype(data.dtype, copy=False))
+        # PyTorch's softmax kernels write a contiguous output, whatever the input's layout
+        out = _make((e / np.sum(e, axis=d, keepdims=True)).astype(data.dtype, order="C", copy=False))
     else:
         out = _make(data.copy())
     if grad_on(input):
@@ -161,7 +162,8 @@ def log_softmax(input, dim=None, dtype=None):
     data, d = _softmax_input(input, dim, dtype, "log_softmax")
     if data.size:
         shifted = data - np.max(data, axis=d, keepdims=True, initial=-np.inf)  # PyTorch's order of rounding
-        out = _make((shifted - np.log(np.sum(np.exp(shifted), axis=d, keepdims=True))).astype(data.dtype, copy=False))
+        out = _make((shifted - np.log(np.sum(np.exp(shifted), axis=d, keepdims=True)))
+                    .astype(data.dtype, order="C", copy=False))
     else:
         out = _make(data.copy())
     if grad_on(input):
