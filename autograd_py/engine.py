@@ -258,6 +258,7 @@ def run_backward(roots, root_grads, keep_graph, create_graph, inputs=None, accum
                 if remaining == 0:
                     heappush(ready, (-nxt._seq, tie, nxt))
                     tie += 1
+            g = None  # a buffer slot must be its gradient's only holder (AccumulateGrad steals it then)
     finally:
         grad_mode._state[0] = prev_mode
         current_task[0] = prev_task

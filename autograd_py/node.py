@@ -7,6 +7,7 @@ engine and the graph view need. A node class declares once which values PyTorch 
 and ``keeps`` for the other arguments (numbers, dims, sizes), read from the node's attributes.
 """
 import itertools
+import sys
 import warnings
 import weakref
 
@@ -379,10 +380,12 @@ class AccumulateGrad(Node):
                 # PyTorch copies into a fresh buffer, so the graph shows CopyBackwards.
                 from .ops.inplace import copy_
                 var._grad = copy_(fresh, grad)
-            elif _obeys_layout_contract(grad._data, var._data):
+            elif sys.getrefcount(grad) <= _STEAL_REFS and _obeys_layout_contract(grad._data, var._data):
+                # PyTorch keeps the gradient itself (nothing else holds it): its version shows.
                 var._grad = _make_like(grad._data.copy(order="K"))
+                var._grad._version_counter[0] = grad._version_counter[0]
                 if "_zerotensor" in grad.__dict__:
-                    var._grad._zerotensor = True  # PyTorch stores the efficient zero tensor itself
+                    var._grad._zerotensor = True  # the efficient zero tensor itself
             else:
                 var._grad = _clone_obey_contract(grad, var)
         elif grad_mode.is_grad_enabled():
@@ -464,7 +467,20 @@ def _clone_obey_contract(grad, var):
     else:
         buffer[...] = out._data
     out._data = buffer
+    out._version_counter[0] = 1  # new_empty_strided(...).copy_(grad)
     return out
+
+
+def _steal_refs():
+    """What ``sys.getrefcount`` gives in ``AccumulateGrad._apply`` for a gradient only the engine's
+    buffer holds (measured, so right for 3.11 and 3.12 alike)."""
+    def probe(grads):
+        grad = grads[0]
+        return sys.getrefcount(grad)
+    return probe([object()])
+
+
+_STEAL_REFS = _steal_refs()
 
 
 def _copy_into_shape(t, shape):
