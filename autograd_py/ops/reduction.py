@@ -155,13 +155,30 @@ class ProdBackward0(_Reduction):
                 from .shape import reshape, view
                 return view(prod_safe_zeros_backward(g, reshape(x, (-1,)), 0), x._data.shape)
             return prod_safe_zeros_backward(g, x, self.dims[0])
-        # With zeros, divide-by-x fails: use the product of all the other elements instead.
-        moved = np.moveaxis(x._data, self.dims, tuple(range(len(self.dims))))
-        flat = moved.reshape((-1,) + moved.shape[len(self.dims):])
-        before = np.cumprod(np.concatenate([np.ones_like(flat[:1]), flat[:-1]]), axis=0)
-        after = np.cumprod(np.concatenate([np.ones_like(flat[:1]), flat[::-1][:-1]]), axis=0)[::-1]
-        others = np.moveaxis((before * after).reshape(moved.shape), tuple(range(len(self.dims))), self.dims)
-        return g * _make(others)
+        if not nb:
+            # prod_backward without a graph: several zeros in a full product give zeros_like; a
+            # size-1 slice hands the gradient itself on (a view of it for the full product's
+            # view_as), which a later accumulation may not add into in place.
+            full = not isinstance(self, ProdBackward1)
+            if full and np.count_nonzero(x._data == 0) > 1:
+                return _make(np.zeros_like(x._data))
+            if {x._data.shape[d] for d in self.dims} == {1}:
+                from .shape import view
+                return view(g, x._data.shape) if full else g
+            if full:
+                from .shape import view
+                return view(g * _make(_others(x._data, self.dims)), x._data.shape)
+        return g * _make(_others(x._data, self.dims))
+
+
+def _others(data, dims):
+    """Each element's product of the other elements of its reduced slice (exclusive cumprods):
+    with zeros in the input, dividing the product by the element fails."""
+    moved = np.moveaxis(data, dims, tuple(range(len(dims))))
+    flat = moved.reshape((-1,) + moved.shape[len(dims):])
+    before = np.cumprod(np.concatenate([np.ones_like(flat[:1]), flat[:-1]]), axis=0)
+    after = np.cumprod(np.concatenate([np.ones_like(flat[:1]), flat[::-1][:-1]]), axis=0)[::-1]
+    return np.ascontiguousarray(np.moveaxis((before * after).reshape(moved.shape), tuple(range(len(dims))), dims))
 
 
 def _prod_of_others(x, dims):

@@ -97,8 +97,10 @@ class LerpBackward1(Node):
     def backward(self, grad):
         needs = [fn is not None for fn, _ in self._next_functions]
         w = self.saved("weight")
-        return (grad * _one_minus(w) if needs[0] else None, grad * w if needs[1] else None,
-                grad * (self.saved("end") - self.saved("self")) if needs[2] else None)
+        # The generated node computes the formulas in name order: end, self, weight.
+        g_end = grad * w if needs[1] else None
+        g_self = grad * _one_minus(w) if needs[0] else None
+        return g_self, g_end, grad * (self.saved("end") - self.saved("self")) if needs[2] else None
 
 
 def _one_minus(w):
