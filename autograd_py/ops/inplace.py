@@ -4,6 +4,7 @@ An in-place op runs its out-of-place twin on a snapshot of the tensor's old valu
 then writes the result into the tensor's storage. On a view, the base tensor gets a
 ``CopySlices`` node so that gradients of the base see the write, as in PyTorch.
 """
+import sys
 import warnings
 import weakref
 
@@ -427,6 +428,10 @@ def view_(t, op, *args):
         t._grad_fn, t._output_nr = _inplace_view_node(out._grad_fn, args[0] if args else None), 0
     elif t._grad_fn is not None and (t._fn_shape is None or t._fn_shape[0] is not t._grad_fn):
         t._fn_shape = (t._grad_fn, old_shape)  # its grad_fn still takes gradients of the old shape
+    elif t._grad_fn is None and t._accumulator is not None and sys.getrefcount(t._accumulator) <= 2:
+        # A leaf holds its AccumulateGrad weakly in PyTorch: held by no graph, the next one is
+        # made for the new shape (this one carries the leaf's hooks, which PyTorch keeps on the leaf).
+        t._accumulator.shape = t._data.shape
     if t._base is None and t.__dict__.get("_views"):
         _reshape_views(t, op, args, old_shape)
     # Unrecorded (no_grad), a view's old history no longer fits its shape: it is read anew from the
