@@ -55,3 +55,28 @@ def test_softmax_outputs_and_their_gradients_are_contiguous():
         assert y.stride() == (2, 2, 1) and y.reshape(1, 6).grad_fn.name() == "ViewBackward0"
         g, = torch.autograd.grad((y * y).sum(), x, create_graph=True)
         assert g.reshape(-1).grad_fn.name() == "ViewBackward0"
+
+
+P = torch.arange(24.0).reshape(2, 3, 4).permute(2, 0, 1)  # dense, not contiguous
+T = torch.arange(24.0).reshape(2, 3, 4).transpose(1, 2)
+E = torch.arange(12.0).reshape(1, 3, 4).expand(3, 3, 4)  # overlapping
+
+
+@pytest.mark.parametrize("x, f, strides", [
+    (P, lambda x: x.sum(1, keepdim=True), (3, 3, 1)),  # reductions write contiguous outputs
+    (P, lambda x: x.sum(1), (3, 1)),
+    (T, lambda x: x.mean(0, keepdim=True), (12, 3, 1)),
+    (T, lambda x: x.std(0), (3, 1)),
+    (P, lambda x: x.norm(dim=1, keepdim=True), (3, 3, 1)),
+    (P, lambda x: x.logsumexp(1, keepdim=True), (3, 3, 1)),
+    (P, lambda x: x.cumsum(1), (6, 3, 1)),
+    (P, lambda x: x.sort(1)[0], (1, 12, 4)),  # sort and flip write into empty_like(self)
+    (T, lambda x: x.sort(1)[1], (12, 1, 4)),
+    (P, lambda x: x.topk(1, 1)[0], (3, 3, 1)),
+    (T, lambda x: x.flip(0), (12, 1, 4)),
+    (E, lambda x: x.sigmoid(), (12, 4, 1)),  # elementwise on an expanded input: contiguous
+    (E, lambda x: torch.nn.functional.gelu(x), (12, 4, 1)),
+    (P, lambda x: x.sigmoid(), (1, 12, 4)),
+])
+def test_reductions_sort_flip_and_activations_lay_out_their_outputs_as_pytorch(x, f, strides):
+    assert f(x).stride() == strides

@@ -8,7 +8,7 @@ from ..node import Node
 from ..ops import inplace
 from ..ops.base import _make, float_data, grad_on, np, record
 from ..ops.comparison import where
-from ..ops.pointwise import exp, sigmoid, tanh
+from ..ops.pointwise import empty_preserving, exp, sigmoid, tanh
 
 _SQRT_2 = math.sqrt(2.0)
 _SQRT_2_OVER_PI = math.sqrt(2.0 / math.pi)
@@ -138,7 +138,12 @@ def gelu(input, approximate="none"):
         value = 0.5 * wide * (1 + np.tanh(_SQRT_2_OVER_PI * (wide + 0.044715 * wide ** 3)))
     else:
         value = 0.5 * wide * (1 + _np_erf(wide / _SQRT_2).astype(np.float64))
-    out = _make(value.astype(data.dtype))
+    if data.flags.c_contiguous:
+        out = _make(value.astype(data.dtype))
+    else:  # laid out as the input, as TensorIterator does (NumPy's float64 copy may reorder dims)
+        out = empty_preserving(data, data.dtype)
+        out[...] = value
+        out = _make(out)
     if grad_on(input):
         node = GeluBackward0()
         node.approximate = approximate

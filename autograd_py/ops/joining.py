@@ -249,7 +249,12 @@ def flip_method(input, *dims, **kwargs):
 def flip(input, dims):
     given = dims
     dims = _wrap_dims(dims, input._data.ndim)
-    out = _make(np.flip(input._data, dims).copy())
+    data = input._data
+    if data.flags.c_contiguous:
+        out = _make(np.flip(data, dims).copy())
+    else:  # laid out as the input (PyTorch's flip writes into empty_like(self))
+        from .sorting import _laid_out_as
+        out = _make(_laid_out_as(data, np.flip(data, dims)))
     if grad_on(input):
         node = FlipBackward0()
         node.dims = (given,) if isinstance(given, int) else tuple(given)

@@ -577,7 +577,7 @@ def tanh(input):
 
 def _np_sigmoid(x):
     # Split by sign so that exp never overflows.
-    out = np.empty_like(x)
+    out = empty_preserving(x, x.dtype)
     pos = x >= 0
     out[pos] = 1 / (1 + np.exp(-x[pos]))
     e = np.exp(x[~pos])
@@ -674,12 +674,22 @@ def clone(input, memory_format=None):
 
 
 def preserve_layout(d, np_dtype):
-    """A copy of the array ``d`` as ``np_dtype`` laid out as PyTorch's ``memory_format=preserve``:
-    dense strides are kept; otherwise ``infer_dense_strides`` orders the dims as ``d``'s strides do
-    (ties, and stride-0 dims, keep the contiguous order)."""
+    """A copy of the array ``d`` as ``np_dtype`` laid out as PyTorch's ``memory_format=preserve``."""
+    out = empty_preserving(d, np_dtype)
+    out[...] = d
+    return out
+
+
+def empty_preserving(d, np_dtype):
+    """An empty array of ``d``'s shape laid out as PyTorch lays out a new tensor like ``d``
+    (``empty_like``, an elementwise op's output): dense strides are kept; otherwise
+    ``infer_dense_strides`` orders the dims as ``d``'s strides do (ties, and stride-0 dims, keep
+    the contiguous order)."""
     from .inplace import _dense
+    if d.flags.c_contiguous:
+        return np.empty(d.shape, np_dtype)
     if _dense(d):
-        return d.astype(np_dtype, order="K")
+        return np.empty_like(d, dtype=np_dtype)  # NumPy's K order keeps a dense layout
     strides, sizes = d.strides, d.shape
     perm = list(range(d.ndim - 1, -1, -1))  # innermost first
     for i in range(1, d.ndim):  # PyTorch's insertion sort, stopping at an ambiguous pair
@@ -694,7 +704,7 @@ def preserve_layout(d, np_dtype):
             elif swap < 0:
                 break
     outer = perm[::-1]
-    return np.transpose(np.transpose(d, outer).astype(np_dtype, order="C"), np.argsort(outer))
+    return np.transpose(np.empty(tuple(sizes[k] for k in outer), np_dtype), np.argsort(outer))
 
 
 def to_dtype(input, np_dtype):

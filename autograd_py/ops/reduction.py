@@ -58,10 +58,11 @@ def _reduced(input, dims, keepdim, node, **saved):
 
 # ---------------------------------------------------------------------------- sum / mean / prod
 def _accurate(fn, data, dims, keepdim):
-    """Reduces float32/16 in float64 and rounds once, which gives PyTorch's correctly rounded sums."""
+    """Reduces float32/16 in float64 and rounds once, which gives PyTorch's correctly rounded sums.
+    The result is contiguous, as PyTorch's reductions are (NumPy follows the input's layout)."""
     if data.dtype.kind == "f" and data.dtype.itemsize < 8:
-        return np.asarray(fn(data, axis=dims, keepdims=keepdim, dtype=np.float64)).astype(data.dtype)
-    return fn(data, axis=dims, keepdims=keepdim)
+        return np.asarray(fn(data, axis=dims, keepdims=keepdim, dtype=np.float64)).astype(data.dtype, order="C")
+    return np.asarray(fn(data, axis=dims, keepdims=keepdim), order="C")
 class SumBackward0(_Reduction):
     keeps = ("self_sym_sizes",)
     over_all = True
@@ -210,7 +211,7 @@ def prod(input, dim=None, keepdim=False, dtype=None):
     if data.dtype.kind in "bui":
         data = data.astype(np.int64)
     dims = _dims(dim, data.ndim)
-    out = _make(np.prod(data, axis=dims, keepdims=keepdim))
+    out = _make(np.asarray(np.prod(data, axis=dims, keepdims=keepdim), order="C"))
     if grad_on(input):
         node = ProdBackward0() if dim is None else ProdBackward1()
         node.dim = dim
@@ -363,7 +364,7 @@ class AminBackward0(AmaxBackward0):
 def _amax_amin(input, dim, keepdim, np_fn, cls):
     dims = _dims(None if isinstance(dim, (tuple, list)) and not dim else dim, input._data.ndim)
     _check_nonempty(input._data, dims, cls.__name__[:4].lower())
-    out = _make(np.asarray(np_fn(input._data, axis=dims, keepdims=keepdim)))
+    out = _make(np.asarray(np_fn(input._data, axis=dims, keepdims=keepdim), order="C"))
     if grad_on(input):
         node = cls()
         _reduced(input, dims, keepdim, node, self=input)
@@ -549,7 +550,7 @@ def _var_like(input, dim, unbiased, keepdim, correction, cls, np_fn):
         with warnings.catch_warnings():  # NumPy's own RuntimeWarning: PyTorch's words instead
             warnings.simplefilter("ignore", RuntimeWarning)
             value = np_fn(data, axis=dims, ddof=c, keepdims=keepdim)
-    out = _make(np.asarray(value, dtype=data.dtype))
+    out = _make(np.asarray(value, dtype=data.dtype, order="C"))
     if grad_on(input):
         node = cls()
         node.dof, node.full = count - c, dim is None or data.ndim == 0
@@ -646,7 +647,7 @@ def norm(input, p="fro", dim=None, keepdim=False, dtype=None):
         value = _sum_in_order(a, dims, keepdim)
     else:
         value = _pow(_sum_in_order(_pow(a, p), dims, keepdim), 1 / p)
-    out = _make(np.asarray(value, dtype=data.dtype))
+    out = _make(np.asarray(value, dtype=data.dtype, order="C"))
     if grad_on(input):
         node = LinalgVectorNormBackward0()
         node.p, node.over_all = p, dim is None
@@ -675,7 +676,7 @@ def cumsum(input, dim, dtype=None):
         data = data.astype(dtypes.to_numpy_dtype(dtype))
     elif data.dtype.kind in "bui":
         data = data.astype(np.int64)
-    out = _make(np.cumsum(data, axis=d).reshape(data.shape))  # NumPy makes a 0-dim input 1-dim
+    out = _make(np.asarray(np.cumsum(data, axis=d).reshape(data.shape), order="C"))  # NumPy makes 0-dim 1-dim
     if grad_on(input):
         node = CumsumBackward0()
         node.dim, node.axis = dim, d - input._data.ndim

@@ -34,7 +34,7 @@ def _np_logsumexp(data, dims, keepdim):
 def logsumexp(input, dim, keepdim=False):
     data = float_data(input)
     dims = _dims(dim, data.ndim)
-    out = _make(np.asarray(_np_logsumexp(data, dims, keepdim), dtype=data.dtype))
+    out = _make(np.asarray(_np_logsumexp(data, dims, keepdim), dtype=data.dtype, order="C"))
     if grad_on(input):
         node = LogsumexpBackward0()
         node.dim = (dim,) if isinstance(dim, int) else tuple(dim)

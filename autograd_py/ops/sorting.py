@@ -43,8 +43,9 @@ def _order(data, axis, descending):
     return np.moveaxis(np.lexsort(moved, axis=-1), -1, axis)
 
 
-def _sorted(input, dim, node_cls, order):
-    """Values and indices of ``input`` taken along ``dim`` in ``order(data, axis)``'s index order."""
+def _sorted(input, dim, node_cls, order, preserve=False):
+    """Values and indices of ``input`` taken along ``dim`` in ``order(data, axis)``'s index order
+    (``preserve``: laid out as ``input``, as sort's ``empty_like`` outputs are)."""
     data = input._data
     flat = data.reshape(1) if data.ndim == 0 else data
     d = _wrap_dim(dim, data.ndim)
@@ -53,6 +54,8 @@ def _sorted(input, dim, node_cls, order):
     # decides views and overlap checks later)
     idx = np.ascontiguousarray(idx)
     values = np.take_along_axis(flat, idx, axis=d).reshape(idx.shape if data.ndim else ())
+    if preserve and not data.flags.c_contiguous:
+        values, idx = _laid_out_as(data, values), _laid_out_as(data, idx)
     indices = _make(idx.reshape(values.shape).astype(np.int64))
     out = _make(values)
     if grad_on(input):
@@ -61,6 +64,13 @@ def _sorted(input, dim, node_cls, order):
         node.save(indices=indices)
         record(out, node, (input,))
     return out, indices
+
+
+def _laid_out_as(d, a):
+    from .pointwise import empty_preserving
+    out = empty_preserving(d, a.dtype)
+    out[...] = a
+    return out
 
 
 def _topk_order(data, axis, k, largest, sorted):
@@ -98,7 +108,7 @@ def sort(input, dim=-1, descending=False, *, stable=_STABLE_NOT_GIVEN):
     """
     # Passing ``stable`` at all picks PyTorch's other overload (sort.stable), hence the other node name.
     node_cls = SortBackward0 if stable is _STABLE_NOT_GIVEN else SortBackward1
-    values, indices = _sorted(input, dim, node_cls, lambda data, axis: _order(data, axis, descending))
+    values, indices = _sorted(input, dim, node_cls, lambda data, axis: _order(data, axis, descending), True)
     return _RETURN_TYPES["sort"](values, indices)
 
 
