@@ -53,8 +53,10 @@ def _make_grads(outputs, grads, allow_none=False):
 
 def _check_roots(outputs):
     for i, out in enumerate(outputs):
-        # A view made under no_grad requires grad (its base does) but has no edge to backward into.
-        if not out._requires_grad or (out.grad_fn is None and out._base is not None):
+        # A view without history that requires grad only through its base (made under no_grad, or
+        # before the base's requires_grad_()) has no edge to backward into; given requires_grad_()
+        # itself, it is a leaf with its own accumulator.
+        if not out._requires_grad or (out.grad_fn is None and out._base is not None and out._rg_from_base):
             raise RuntimeError(f"element {i} of tensors does not require grad and does not have a grad_fn")
 
 
