@@ -87,3 +87,12 @@ def test_a_mixed_dtype_op_on_an_expanded_tensor_gives_a_contiguous_result_as_ten
     v9 = v0.float().expand(2, 4)
     v10 = v9 < v0  # the float32 operand is cast: NumPy's K order made the expanded dim innermost
     assert v10.stride() == (4, 1) and v10.view(1, 8).tolist() == [[False, False, False, True] * 2]
+
+
+def test_short_float32_rows_are_summed_in_pytorchs_order():
+    x = torch.tensor([[-1.534, 1.1, -0.346, -0.787], [0.172, -0.903, 1.108, -1.558]])
+    assert x.sum(-1).tolist() == [-1.566999912261963, -1.180999994277954]  # float64 rounded: -1.5670000314712524
+    assert x.sum(-1, keepdim=True).tan()[0].item() == pytest.approx(-263.40515, rel=1e-6)
+    y = torch.tensor([1.1, 2.2, 3.3, -4.4, 5.5, 6.6, -7.7, 8.8, 9.9, 1.01, -2.02])
+    assert y.sum().item() == 24.290000915527344  # float64 rounded once: 24.28999900817871
+    assert torch.tensor([-0.0, -0.0]).sum().tolist() == 0.0 and str(torch.tensor([-0.0]).sum()) == "tensor(0.)"

@@ -59,7 +59,13 @@ def _reduced(input, dims, keepdim, node, **saved):
 # ---------------------------------------------------------------------------- sum / mean / prod
 def _accurate(fn, data, dims, keepdim):
     """Reduces float32/16 in float64 and rounds once, which gives PyTorch's correctly rounded sums.
-    The result is contiguous, as PyTorch's reductions are (NumPy follows the input's layout)."""
+    The result is contiguous, as PyTorch's reductions are (NumPy follows the input's layout).
+    float32 over trailing dims is added in PyTorch's own order instead (float_sum)."""
+    if data.dtype == np.float32 and (fn is np.sum or fn is np.mean):
+        from .float_sum import trailing_sum
+        out = trailing_sum(data, dims, keepdim, mean=fn is np.mean)
+        if out is not None:
+            return out
     if data.dtype.kind == "f" and data.dtype.itemsize < 8:
         return np.asarray(fn(data, axis=dims, keepdims=keepdim, dtype=np.float64)).astype(data.dtype, order="C")
     return np.asarray(fn(data, axis=dims, keepdims=keepdim), order="C")
