@@ -235,6 +235,8 @@ def run_backward(roots, root_grads, keep_graph, create_graph, inputs=None, accum
                 node._freed = True
                 if packed[0]:
                     node._release()
+                if node.holds_fn:
+                    node.fn = None  # CopySlices::release_variables: its op's node (and that node's edges) go
             # PyTorch hands a node its gradients by move and moves each output into an empty buffer
             # slot, so a slot then holds its tensor's only reference; letting go of ``grads`` and
             # emptying ``out`` as we go keeps ``_add_grads``'s reference count true.

@@ -112,6 +112,7 @@ class Node:
     supports_batched = True  # its backward also takes gradients with a leading batch dim
     saves = ()  # names of the tensors it saves (``_saved_<name>``, ``_raw_saved_<name>``)
     keeps = ()  # names of the other saved arguments, read from attributes of the same name
+    holds_fn = False  # CopySlices: wraps the node ``fn`` of an in-place op on a view
 
     def __init__(self):
         self._seq = next(_sequence)

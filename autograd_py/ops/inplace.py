@@ -133,6 +133,7 @@ class CopySlices(Node):
     its backward runs ``fn`` on the view's part of the gradient."""
 
     supports_batched = False  # its view function indexes from the front
+    holds_fn = True
 
     def name(self):
         return "torch::autograd::CopySlices"
