@@ -417,6 +417,8 @@ class Tensor:
         out._version_counter = self._version_counter
         out._detached_from = self
         out._size0_slot = self._size0_slot
+        if "_zerotensor" in self.__dict__:
+            out._zerotensor = True  # an efficient zero tensor's alias is one too
         return out
 
     def detach_(self):

@@ -4,6 +4,8 @@ from ..dtypes import get_default_dtype
 from ..node import Node
 from .base import Tensor, _make, float_data, grad_on, np, operands, record
 from .comparison import where
+from . import zerotensor
+from .zerotensor import made as _zeros_made
 
 
 # ---------------------------------------------------------------------------- binary arithmetic
@@ -107,6 +109,8 @@ def _sub_check(a, b):
 def add(input, other, alpha=1):
     a, b = operands(input, other)
     out = _make(np.add(a, b) if alpha == 1 and alpha is not True else _scaled(a, b, alpha))
+    if _zeros_made[0]:
+        zerotensor.total(out, input, other)
     if grad_on(input, other):
         node = AddBackward0()
         node.alpha = alpha
@@ -119,6 +123,8 @@ def sub(input, other, alpha=1):
         _sub_check(input, other)
     a, b = operands(input, other)
     out = _make(np.subtract(a, b) if alpha == 1 and alpha is not True else _scaled(a, b, -alpha))
+    if _zeros_made[0]:
+        zerotensor.total(out, input, other)
     if grad_on(input, other):
         node = SubBackward0()
         node.alpha = alpha
@@ -143,6 +149,8 @@ def rsub(input, other, alpha=1):
 def mul(input, other):
     a, b = operands(input, other)
     out = _make(np.multiply(a, b))
+    if _zeros_made[0]:
+        zerotensor.product(out, input, other)
     if grad_on(input, other):
         node = MulBackward0()
         if input._requires_grad:
@@ -171,6 +179,8 @@ class DivBackward1(Node):
 def div_scalar(input, other):
     """``input / other`` for a number ``other``, as ATen's formulas divide (``div.Scalar``: DivBackward1)."""
     out = _make(np.asarray(np.true_divide(input._data, other), dtype=input._data.dtype))
+    if _zeros_made[0]:
+        zerotensor.quotient(out, input)
     if grad_on(input):
         node = DivBackward1()
         node.other = other
@@ -197,6 +207,8 @@ def mul_scalar(input, other):
     """``input * other`` for a number ``other``, as ATen's own formulas multiply (``mul.Scalar``,
     whose node is MulBackward1, where ``x * 2`` from Python records MulBackward0)."""
     out = _make(np.multiply(input._data, other))
+    if _zeros_made[0]:
+        zerotensor.product(out, input, other)
     if grad_on(input):
         node = MulBackward1()
         node.other = other
@@ -220,6 +232,8 @@ def div(input, other, rounding_mode=None):
         a = a.astype(dt)
         b = b.astype(dt) if isinstance(b, np.ndarray) else b
     out = _make(np.true_divide(a, b))
+    if _zeros_made[0]:
+        zerotensor.quotient(out, input)
     if grad_on(input, other):
         node = DivBackward0()
         node.save(other=other)
@@ -619,9 +633,7 @@ class SgnBackward0(Node):
         # never added into in place by the engine.
         x, s = self.saved("self"), self.saved("result")
         if x._data.dtype.kind != "c":
-            zeros = _make(np.zeros(grad._data.shape, dtype=x._data.dtype))
-            zeros._zerotensor = True
-            return zeros
+            return zerotensor.mark(_make(np.zeros(grad._data.shape, dtype=x._data.dtype)))
         from .indexing import masked_fill
         a = abs(x)
         return masked_fill((grad - s * s * grad) / mul_scalar(a, 2.0), a == 0, 0)

@@ -9,6 +9,8 @@ from ..signatures import numpy_names
 from .._tensor import _wrap_dim, torch_strides
 from .._warn import warn_once
 from .base import _make, as_view, batch_ndim, batched, grad_on, np, record
+from . import zerotensor
+from .zerotensor import made as zeros_made
 
 
 def _sizes(args):
@@ -38,6 +40,8 @@ def _infer(shape, numel):
 def _view_chain(out, base, fn, np_fn):
     """Records how ``out`` is read from the root base, so an in-place op on ``out`` can rebase it."""
     as_view(out, base)
+    if zeros_made[0]:
+        zerotensor.view(out, base)
     prev_fn, prev_np = base.__dict__.get("_view_fn"), base.__dict__.get("_np_view_fn")
     if prev_fn is None:
         out._view_fn, out._np_view_fn = fn, np_fn
