@@ -309,7 +309,11 @@ def _np_int_power(a, e):
 def _np_power(a, e):
     if a.dtype.kind == "f":
         special = _SPECIAL_POWERS.get(e)
-        return special(a).astype(a.dtype, copy=False) if special is not None else np.power(a, e)
+        if special is not None:
+            return special(a).astype(a.dtype, copy=False)
+        if a.dtype.itemsize < 8:  # the exponent is cast to the tensor's dtype first, as ATen's kernel
+            return _powf(a, np.asarray(e, a.dtype))
+        return np.power(a, e)
     if isinstance(e, int) and e < 0:
         raise RuntimeError("Integers to negative integer powers are not allowed.")
     return np.power(a, e)
@@ -319,7 +323,17 @@ def _np_powers(a, e):
     """Elementwise ``a ** e`` for two arrays (or a number base) of the result dtype."""
     if np.asarray(a).dtype.kind in "biu" and np.asarray(e).dtype.kind in "biu":
         return _np_int_power(a, e)
+    dt = np.result_type(a, e)
+    if dt.kind == "f" and dt.itemsize < 8:
+        return _powf(np.asarray(a, dt), np.asarray(e, dt))
     return np.power(a, e)
+
+
+def _powf(a, e):
+    """A float32 (or half) power as PyTorch's kernels get it from powf: computed in double and
+    rounded once (NumPy's own float32 power is an ulp off in about one case in five, which tan or
+    a large exponent then magnifies)."""
+    return np.power(a.astype(np.float64), e.astype(np.float64)).astype(np.result_type(a, e), copy=False)
 
 
 def pow(input, exponent):

@@ -546,6 +546,9 @@ def _var_like(input, dim, unbiased, keepdim, correction, cls, np_fn):
     data = input._data
     dims = _dims(dim, data.ndim)
     count = int(np.prod([data.shape[d] for d in dims])) if data.ndim else 1
+    out_dtype = data.dtype
+    if data.dtype.kind == "f" and data.dtype.itemsize < 8:
+        data = data.astype(np.float64)  # PyTorch's Welford accumulates float32 in double, rounded once
     # PyTorch warns on its reduction factor, input numel over output numel: 0 for any empty input.
     if (count if data.size else 0) - c > 0:
         value = np_fn(data, axis=dims, ddof=c, keepdims=keepdim)
@@ -556,7 +559,7 @@ def _var_like(input, dim, unbiased, keepdim, correction, cls, np_fn):
         with warnings.catch_warnings():  # NumPy's own RuntimeWarning: PyTorch's words instead
             warnings.simplefilter("ignore", RuntimeWarning)
             value = np_fn(data, axis=dims, ddof=c, keepdims=keepdim)
-    out = _make(np.asarray(value, dtype=data.dtype, order="C"))
+    out = _make(np.asarray(value, dtype=out_dtype, order="C"))
     if grad_on(input):
         node = cls()
         node.dof, node.full = count - c, dim is None or data.ndim == 0
