@@ -96,3 +96,10 @@ def test_short_float32_rows_are_summed_in_pytorchs_order():
     y = torch.tensor([1.1, 2.2, 3.3, -4.4, 5.5, 6.6, -7.7, 8.8, 9.9, 1.01, -2.02])
     assert y.sum().item() == 24.290000915527344  # float64 rounded once: 24.28999900817871
     assert torch.tensor([-0.0, -0.0]).sum().tolist() == 0.0 and str(torch.tensor([-0.0]).sum()) == "tensor(0.)"
+
+
+def test_a_unary_op_on_an_expanded_tensor_lays_out_its_result_as_tensoriterator():
+    x = torch.zeros(3, 1, 2).expand(3, 4, 2).permute(2, 1, 0)
+    assert x.exp().stride() == (1, 2, 8) and x.neg().stride() == (1, 2, 8)
+    y = torch.tensor([1, 2, 3]).expand(2, 3)
+    assert y.exp().stride() == (3, 1) and y.exp().view(6).tolist()[:1] == pytest.approx([2.7182817])

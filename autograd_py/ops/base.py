@@ -226,7 +226,7 @@ def float_data(x):
     d = x._data
     if d.dtype.kind == "f":
         return d
-    return d.astype(dtypes.get_default_dtype().np)
+    return _cast(d, dtypes.get_default_dtype().np)
 
 
 def to_tensor(x, like=None):

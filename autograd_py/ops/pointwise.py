@@ -375,6 +375,10 @@ def _unary(input, fn, node_cls, saves=None, floating=True):
     data = input._data
     if floating and data.dtype.kind != "f":
         data = float_data(input)
+    if 0 in data.strides and data.size > 1:
+        # An expanded input: NumPy would lay the result's stride-0 dims innermost; TensorIterator
+        # keeps them where they are (preserve_layout's order)
+        data = preserve_layout(data, data.dtype)
     out = _make(fn(data))
     if input._requires_grad and grad_mode._state[0]:
         node = node_cls()
