@@ -103,3 +103,10 @@ def test_a_unary_op_on_an_expanded_tensor_lays_out_its_result_as_tensoriterator(
     assert x.exp().stride() == (1, 2, 8) and x.neg().stride() == (1, 2, 8)
     y = torch.tensor([1, 2, 3]).expand(2, 3)
     assert y.exp().stride() == (3, 1) and y.exp().view(6).tolist()[:1] == pytest.approx([2.7182817])
+
+
+def test_an_op_with_a_number_on_an_expanded_tensor_lays_out_its_result_as_tensoriterator():
+    x = torch.zeros(3, 1, 2).expand(3, 4, 2).permute(2, 1, 0)
+    assert (x + 1).stride() == (x < 1).stride() == (x * 2.5).stride() == (1, 2, 8)
+    y = torch.tensor([1, 2, 3]).expand(2, 3)
+    assert (y * 2.5).stride() == (y / 2).stride() == (3, 1) and (y < 1.5).view(6).tolist()[3] is True

@@ -207,9 +207,18 @@ def operands(a, b):
             raise TypeError(f"unsupported operand type: '{type(b).__name__}'")
     kind = ad.dtype.kind
     if kind == "f" or (kind in "iu" and not isinstance(b, float)) or isinstance(b, bool):
-        return ad, b
+        return (_laid_out(ad) if 0 in ad.strides else ad), b
     dt = result_np_dtype(a, b)
-    return ad.astype(dt), b
+    return _laid_out(_cast(ad, dt)), b
+
+
+def _laid_out(d):
+    """An expanded operand copied into TensorIterator's layout for the result (stride-0 dims kept in
+    place), which a NumPy ufunc then follows; NumPy alone would put them innermost."""
+    if 0 in d.strides and d.size > 1:
+        from .pointwise import preserve_layout
+        return preserve_layout(d, d.dtype)
+    return d
 
 
 def _cast(d, dt):
