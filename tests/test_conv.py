@@ -43,6 +43,18 @@ def test_double_backward_graph_has_pytorchs_nodes():
     assert type(g.grad_fn).__name__ == "AdaptiveAvgPool2DBackwardBackward0"
 
 
+def test_adaptive_avg_pool2d_keeps_a_nan_or_inf_inside_its_windows():
+    # Each output sums its own window and each window gets its output's gradient, as ATen's kernels:
+    # averaging matrices multiplied the nan by the zeros outside its window and spread it everywhere.
+    x = T.tensor([[[1.0, float("inf"), 2.0, 3.0, 4.0], [float("nan"), 1.0, 2.0, 3.0, 5.0],
+                   [1.0, 2.0, 3.0, 4.0, 5.0]]], requires_grad=True)
+    y = F.adaptive_avg_pool2d(x, (2, 3))
+    np.testing.assert_allclose(y.detach().numpy(), [[[np.nan, np.inf, 3.75], [np.nan, 2.5, 4.25]]])
+    y.backward(T.tensor([[[0.0, 1.0, float("nan")], [2.0, 3.0, 4.0]]]))
+    np.testing.assert_allclose(x.grad.numpy(), [[[0.0, 1 / 6, 1 / 6, np.nan, np.nan], [0.5, 7 / 6, 2 / 3, np.nan, np.nan],
+                                                 [0.5, 1.0, 0.5, 1.5, 1.0]]], rtol=1e-6)
+
+
 def test_backward_skips_the_input_gradient_of_an_image():
     # The first layer's input needs no gradient: its edge is (None, 0) and backward only fills weight and bias.
     conv = T.nn.Conv2d(1, 2, 3)

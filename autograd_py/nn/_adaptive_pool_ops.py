@@ -1,27 +1,25 @@
 """``F.adaptive_avg_pool2d``: windows from floor(o*H/oh) to ceil((o+1)*H/oh), PyTorch's nodes.
 
-Pooling one axis is a product with a (out, in) averaging matrix, so the forward is two matmuls and
-the backward the same with the matrices transposed; the backward's own backward pools again.
+Each output sums its own window and each window gets its output's gradient, as ATen's CPU kernels:
+a product with averaging matrices would multiply a nan or inf by the zeros outside the window and
+spread it to every element. The backward's own backward pools again.
 """
 from ..node import Node
 from ..ops.base import _make, grad_on, np, record
 from ._pool_ops import zeros_for_self
 
 
-def _adaptive_matrix(size, out, dtype):
-    """(out, size): row ``o`` averages input positions floor(o*size/out) .. ceil((o+1)*size/out) - 1."""
-    o = np.arange(out)
-    start = (o * size) // out
-    end = -((-(o + 1) * size) // out)
-    pos = np.arange(size)
-    inside = (pos[None, :] >= start[:, None]) & (pos[None, :] < end[:, None])
-    return (inside / (end - start)[:, None]).astype(dtype)
+def _windows(size, out):
+    """(start, end) of the input positions output ``o`` averages: floor(o*size/out) .. ceil((o+1)*size/out)."""
+    return [((o * size) // out, -((-(o + 1) * size) // out)) for o in range(out)]
 
 
 def _adaptive(x, out_hw):
-    ph = _adaptive_matrix(x.shape[-2], out_hw[0], x.dtype)
-    pw = _adaptive_matrix(x.shape[-1], out_hw[1], x.dtype)
-    return np.matmul(np.matmul(ph, x), pw.T)
+    out = np.empty(x.shape[:-2] + tuple(out_hw), x.dtype)
+    for oh, (h0, h1) in enumerate(_windows(x.shape[-2], out_hw[0])):
+        for ow, (w0, w1) in enumerate(_windows(x.shape[-1], out_hw[1])):
+            out[..., oh, ow] = x[..., h0:h1, w0:w1].sum((-2, -1)) / x.dtype.type(h1 - h0) / x.dtype.type(w1 - w0)
+    return out
 
 
 class AdaptiveAvgPool2DBackward0(Node):
@@ -41,9 +39,12 @@ class AdaptiveAvgPool2DBackwardBackward0(Node):
 
 def adaptive_avg_pool2d_backward(grad, input):
     x, g = input._data, grad._data
-    ph = _adaptive_matrix(x.shape[-2], g.shape[-2], g.dtype)
-    pw = _adaptive_matrix(x.shape[-1], g.shape[-1], g.dtype)
-    out = _make(np.ascontiguousarray(np.matmul(np.matmul(ph.T, g), pw)))
+    gin = np.zeros(g.shape[:-2] + x.shape[-2:], g.dtype)
+    for oh, (h0, h1) in enumerate(_windows(x.shape[-2], g.shape[-2])):
+        for ow, (w0, w1) in enumerate(_windows(x.shape[-1], g.shape[-1])):
+            delta = g[..., oh, ow] / g.dtype.type(h1 - h0) / g.dtype.type(w1 - w0)
+            gin[..., h0:h1, w0:w1] += delta[..., None, None]
+    out = _make(gin)
     if grad_on(grad, input):
         node = AdaptiveAvgPool2DBackwardBackward0()
         node.out_hw, node.input_shape = g.shape[-2:], x.shape
