@@ -153,11 +153,13 @@ def mul(input, other):
         zerotensor.product(out, input, other)
     if grad_on(input, other):
         node = MulBackward0()
-        if input._requires_grad:
-            node.save(other=other)
-        if isinstance(other, Tensor) and other._requires_grad:
-            node.save(self=input)
         record(out, node, (input, other))
+        # Each is saved only for the other's gradient, so only when that one has an edge (a view made
+        # under no_grad has none): PyTorch's should_compute_output guard on the save.
+        if node._next_functions[0][0] is not None:
+            node.save(other=other)
+        if node._next_functions[1][0] is not None:
+            node.save(self=input)
     return out
 
 
@@ -237,9 +239,9 @@ def div(input, other, rounding_mode=None):
     if grad_on(input, other):
         node = DivBackward0()
         node.save(other=other)
-        if isinstance(other, Tensor) and other._requires_grad:
-            node.save(self=input)
         record(out, node, (input, other))
+        if node._next_functions[1][0] is not None:  # self is read by other's gradient alone
+            node.save(self=input)
     return out
 
 
