@@ -51,7 +51,7 @@ def reset_torch_state():
 
     Snippets run one after another in a single process (the playground does
     the same), so grad mode must start enabled for every snippet.  Print
-    options, default dtype and default device are reset only when the module offers them, so
+    options, default dtype, default device and warn_always are reset only when the module offers them, so
     that a missing convenience does not mask the real comparison.
     """
     torch = sys.modules.get("torch")
@@ -67,6 +67,11 @@ def reset_torch_state():
     set_default_device = getattr(torch, "set_default_device", None)
     if set_default_device is not None:
         set_default_device(None)
+    # A snippet that turns warn_always on would otherwise repeat every later
+    # snippet's (and test's) warn-once warnings.
+    set_warn_always = getattr(torch, "set_warn_always", None)
+    if set_warn_always is not None:
+        set_warn_always(False)
 
 
 def run_source(source, filename="<snippet>"):
