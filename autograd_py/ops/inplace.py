@@ -468,7 +468,13 @@ class CopyBackwards(Node):
 
     def backward(self, grad):
         g_self = _zeros_like(grad) if self._next_functions[0][0] is not None else None
-        return g_self, grad  # the engine sums grad back to src's shape and dtype
+        meta = self._input_meta
+        if meta is not None and meta[1] is not None and meta[1][1] != grad._data.dtype and meta[1][1].kind == "f":
+            # grad.to(src's dtype) comes first, as PyTorch's CopyBackwards; the engine then sums it
+            # back to src's shape (SumBackward0 over ToCopyBackward0 under create_graph)
+            from .pointwise import to_dtype
+            return g_self, to_dtype(grad, meta[1][1])
+        return g_self, grad  # the engine sums grad back to src's shape
 
 
 class FillBackward0(Node):
