@@ -1,5 +1,7 @@
 """Values and results where PyTorch 2.13 runs: cases the difftest generator found us crashing on or
 computing differently. Each expectation was read off real PyTorch."""
+import math
+
 import pytest
 
 import autograd_py as torch
@@ -110,3 +112,15 @@ def test_an_op_with_a_number_on_an_expanded_tensor_lays_out_its_result_as_tensor
     assert (x + 1).stride() == (x < 1).stride() == (x * 2.5).stride() == (1, 2, 8)
     y = torch.tensor([1, 2, 3]).expand(2, 3)
     assert (y * 2.5).stride() == (y / 2).stride() == (3, 1) and (y < 1.5).view(6).tolist()[3] is True
+
+
+def test_relu_clamp_maximum_and_minimum_keep_their_first_operand_at_a_tie():
+    # PyTorch's kernels take the bound only when self is strictly beyond it, so -0.0 survives relu and
+    # clamp at 0 (1 / it is -inf, program 505:425) and maximum/minimum keep their first operand.
+    z, zz = torch.tensor([-0.0, 0.0, float("nan"), -1.0]), torch.tensor([0.0, -0.0, 0.0, 0.0])
+    sign = lambda t: [math.copysign(1.0, v) for v in t.reshape(-1).tolist()]
+    assert sign(torch.relu(z)) == sign(z.clamp(0)) == sign(z.clamp(zz)) == sign(torch.maximum(z, zz)) == [-1, 1, 1, 1]
+    assert sign(torch.minimum(zz, z)) == [1, -1, 1, -1] and sign(torch.maximum(zz, z)) == [1, -1, 1, 1]
+    assert sign(z.clamp(None, -0.0)) == [-1, 1, 1, -1]
+    assert math.isnan(torch.relu(z)[2].item()) and math.isnan(z.clamp(0, 1)[2].item())
+    assert sign(torch.maximum(torch.tensor(-0.0), torch.tensor(0.0))) == [-1]  # 0-d: NumPy gives a scalar

@@ -44,14 +44,23 @@ class ClampBackward0(Node):
         return gx, glo, ghi
 
 
+def _first_at_ties(out, first):
+    """PyTorch's max/min kernels keep their first operand at a tie (std::max(a, b) is b only when
+    a < b), so clamping -0.0 at 0 leaves -0.0; which one NumPy keeps is its own business."""
+    out = np.asarray(out)  # NumPy hands back a scalar for 0-d operands
+    if out.dtype.kind == "f":
+        np.copyto(out, first, where=out == first)
+    return out
+
+
 def _clamp_tensor(input, min, max):
     lo = min if min is None or isinstance(min, Tensor) else _make(np.asarray(min, input._data.dtype))
     hi = max if max is None or isinstance(max, Tensor) else _make(np.asarray(max, input._data.dtype))
     data = input._data.astype(result_np_dtype(input, *(b for b in (lo, hi) if b is not None)), copy=False)
     if lo is not None:
-        data = np.maximum(data, lo._data.astype(data.dtype, copy=False))
+        data = _first_at_ties(np.maximum(data, lo._data.astype(data.dtype, copy=False)), data)
     if hi is not None:
-        data = np.minimum(data, hi._data.astype(data.dtype, copy=False))
+        data = _first_at_ties(np.minimum(data, hi._data.astype(data.dtype, copy=False)), data)
     out = _make(data)
     if grad_on(input, lo, hi):
         node = ClampBackward0()
@@ -75,7 +84,11 @@ def clamp(input, min=None, max=None, _node=ClampBackward1):
         return _clamp_tensor(input, min, max)
     # Float bounds make an integer input float, as PyTorch's type promotion does.
     dt = result_np_dtype(input, *(v for v in (min, max) if v is not None))
-    out = _make(np.clip(input._data.astype(dt, copy=False), min, max).astype(dt, copy=False))
+    x = input._data.astype(dt, copy=False)
+    data = np.clip(x, min, max).astype(dt, copy=False)
+    if 0 in (min, max) and (min is None or max is None or min <= max):
+        data = _first_at_ties(data, x)  # only a zero bound can tie with a differently signed zero
+    out = _make(data)
     if grad_on(input):
         node = _node()
         node.min, node.max = min, max
@@ -110,7 +123,7 @@ def _pick_backward(grad, a, b, a_loses, b_loses):
 
 def maximum(input, other):
     a, b = operands(input, other)
-    out = _make(np.maximum(a, b))
+    out = _make(_first_at_ties(np.maximum(a, b), a))
     if grad_on(input, other):
         node = MaximumBackward0()
         node.save(self=input, other=other)
@@ -120,7 +133,7 @@ def maximum(input, other):
 
 def minimum(input, other):
     a, b = operands(input, other)
-    out = _make(np.minimum(a, b))
+    out = _make(_first_at_ties(np.minimum(a, b), a))
     if grad_on(input, other):
         node = MinimumBackward0()
         node.save(self=input, other=other)

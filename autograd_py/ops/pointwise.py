@@ -624,7 +624,8 @@ def sigmoid(input):
 
 
 def relu(input):
-    return _unary(input, lambda d: np.maximum(d, 0).astype(d.dtype, copy=False), ReluBackward0,
+    # d < 0, not np.maximum: PyTorch's relu keeps -0.0 (and NaN) as it is
+    return _unary(input, lambda d: np.where(d < 0, 0, d).astype(d.dtype, copy=False), ReluBackward0,
                   "result", floating=False)
 
 
