@@ -157,3 +157,13 @@ def test_inplace_add_broadcasts_other_into_self(shapes, seed):
     y.backward(T.tensor(upstream, dtype=T.float64))
     np.testing.assert_allclose(a.grad.numpy(), upstream)
     np.testing.assert_allclose(b.grad.numpy(), reduce_to(upstream, sb), atol=1e-12)
+
+
+@pytest.mark.parametrize("dtype, kind", [(T.float32, "torch.FloatTensor"), (T.int64, "torch.LongTensor"),
+                                         (T.float64, "torch.DoubleTensor"), (T.bool, "CPUBoolType")])
+def test_expand_to_fewer_dims_names_the_tensor_by_its_type_as_pytorch(dtype, kind):
+    # program 502:1636: an int64 product's message said FloatTensor; bool has no legacy type name
+    with pytest.raises(RuntimeError) as e:
+        T.zeros(2, 1, dtype=dtype).expand(3)
+    assert str(e.value) == (f"expand({kind}{{[2, 1]}}, size=[3]): the number of sizes provided (1) must be "
+                            "greater or equal to the number of dimensions in the tensor (2)")

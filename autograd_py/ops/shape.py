@@ -101,8 +101,10 @@ def expand(input, *sizes):
     sizes = _sizes(sizes)
     src = input._data.shape
     if len(sizes) < len(src):
+        # PyTorch names the tensor by its legacy type, except bool, which has none (CPUBoolType)
+        kind = "CPUBoolType" if input.dtype.name == "bool" else "torch." + input.dtype.legacy_name
         raise RuntimeError(
-            f"expand(torch.FloatTensor{{{list(src)}}}, size={list(sizes)}): the number of sizes provided "
+            f"expand({kind}{{{list(src)}}}, size={list(sizes)}): the number of sizes provided "
             f"({len(sizes)}) must be greater or equal to the number of dimensions in the tensor ({len(src)})")
     lead = len(sizes) - len(src)
     target = tuple(src[i - lead] if (s == -1 and i >= lead) else s for i, s in enumerate(sizes))
