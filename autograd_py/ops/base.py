@@ -86,9 +86,23 @@ def _view_edge(t):
     return (t._accumulator or t._get_accumulator(), 0)
 
 
+# Above 0 while an in-place op runs its out-of-place twin: PyTorch's rebase_history gives an integer
+# tensor history without the dtype check of an out-of-place op's set_history.
+in_place = [0]
+
+
+def _check_differentiable(data):
+    """PyTorch's set_history: an integer tensor given history in place (``int_t[0] = x``) makes any
+    out-of-place op on it fail, since its integer result cannot record one."""
+    if data.dtype.kind not in "fc" and not in_place[0]:
+        raise RuntimeError(f"Autograd not support dtype: {dtypes.from_numpy_dtype(data.dtype).legacy_name[:-6]}")
+
+
 def record(out, node, inputs):
     """Makes ``node`` the ``grad_fn`` of ``out``; ``inputs`` are the op's operands, in order
     (numbers stay in the list, as PyTorch keeps a ``(None, 0)`` edge for a wrapped scalar)."""
+    if out._data.dtype.kind not in "fc":
+        _check_differentiable(out._data)
     _edges(node, inputs, out._data)
     out._grad_fn = node
     out._requires_grad = True
@@ -97,6 +111,9 @@ def record(out, node, inputs):
 
 def record_outputs(outs, node, inputs):
     """``record`` for a node with several outputs (unbind, split)."""
+    for out in outs:
+        if out._data.dtype.kind not in "fc":
+            _check_differentiable(out._data)
     _edges(node, inputs)
     node.num_outputs = len(outs)
     for i, out in enumerate(outs):

@@ -11,7 +11,7 @@ import weakref
 from .. import grad_mode
 from ..node import Node, SavedTensor
 from ..saved_tensor import FREED_MESSAGE, before_write
-from .base import Tensor, _make, grad_on, np, record, written_in_place
+from .base import Tensor, _make, grad_on, in_place, np, record, written_in_place
 from .ordered_write import aliased_reads, write_in_order
 from .shape import view_indices
 from .view_meta import check_write, mark_stale
@@ -189,7 +189,11 @@ def apply(t, fn, *others, overlap_ok=False, where=None, internal=True):
         return t
     base = t._base
     base_old = _snapshot(base) if base is not None and "_view_fn" in t.__dict__ else None
-    res = fn(_snapshot(t))
+    in_place[0] += 1
+    try:
+        res = fn(_snapshot(t))
+    finally:
+        in_place[0] -= 1
     if res._data.dtype != t._data.dtype:
         _pin_input_meta(res)
     _write(t, res._data, where, reads, compute)
@@ -239,7 +243,11 @@ def rebase_history(t, base_old):
         node.shape, node.view_fn, node.np_view_fn = base._data.shape, t._view_fn, t._np_view_fn
         fn = node.fn = t._grad_fn
         node._vars = fn._vars if fn._vars is not None else {}  # freed after backward, like fn
-        record(base, node, (base_old,))
+        in_place[0] += 1
+        try:
+            record(base, node, (base_old,))
+        finally:
+            in_place[0] -= 1
         if base._retains_grad:
             _move_retain_grad(base, base_old._grad_fn, base_old._output_nr)
         node._next_functions += fn._next_functions[1:]
@@ -348,7 +356,11 @@ def regenerate(v, root):
     node = AsStridedBackward0()
     node.shape, node.view_fn, node.np_view_fn = root._data.shape, v._view_fn, v._np_view_fn
     old_fn, old_nr = v._grad_fn, v._output_nr
-    record(v, node, (root,))
+    in_place[0] += 1
+    try:
+        record(v, node, (root,))
+    finally:
+        in_place[0] -= 1
     v._kept_fn = old_fn if old_fn is not None else UNREAD_LEAF
     v._output_nr = 0
     if v._retains_grad:
@@ -417,7 +429,11 @@ def view_(t, op, *args):
     shape and strides ``op`` would give a view, keeps its storage, and bumps its version. Returns ``t``."""
     check(t)
     old_shape = t._data.shape
-    out = op(t, *args)
+    in_place[0] += 1
+    try:
+        out = op(t, *args)
+    finally:
+        in_place[0] -= 1
     t._data = out._data
     if old_shape and not out._data.ndim:
         t._size0_slot = old_shape[0]
@@ -425,6 +441,9 @@ def view_(t, op, *args):
     if "_view_fn" in t.__dict__:
         t._view_fn, t._np_view_fn = out._view_fn, out._np_view_fn
     recorded = out._grad_fn is not None and out._grad_fn is not t._grad_fn
+    if recorded and t._data.dtype.kind not in "fc":
+        from .base import _check_differentiable
+        _check_differentiable(t._data)  # an in-place view op sets history as an out-of-place op: after the change
     if recorded:
         t._grad_fn, t._output_nr = _inplace_view_node(out._grad_fn, args[0] if args else None), 0
     elif t._grad_fn is not None and (t._fn_shape is None or t._fn_shape[0] is not t._grad_fn):
@@ -494,7 +513,11 @@ def _filled(old, data, node_cls, others=()):
     from .base import grad_on, record
     out = _make(data)
     if grad_on(old, *others):
-        record(out, node_cls(), (old,) + tuple(others))
+        in_place[0] += 1
+        try:
+            record(out, node_cls(), (old,) + tuple(others))
+        finally:
+            in_place[0] -= 1
     return out
 
 
