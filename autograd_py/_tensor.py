@@ -416,6 +416,7 @@ class Tensor:
         out = _make(self._data)
         out._version_counter = self._version_counter
         out._detached_from = self
+        _note_alias(self, out)
         out._size0_slot = self._size0_slot
         if "_zerotensor" in self.__dict__:
             out._zerotensor = True  # an efficient zero tensor's alias is one too
@@ -529,6 +530,16 @@ def _follow_base(views, flag):
         if flag and "_version_moved" in v.__dict__:  # written since it was taken: regenerated on read
             from .ops.inplace import regenerate
             regenerate(v, v._base)
+
+
+def _note_alias(src, alias):
+    """Remembers a detach() alias on the tensor it shares a version counter with, so a write through
+    ``src`` reaches the alias's views too (PyTorch regenerates any view whose version moved)."""
+    import weakref
+    aliases = src.__dict__.setdefault("_aliases", [])
+    if len(aliases) >= 8:
+        aliases[:] = [r for r in aliases if r() is not None]  # a detach per step must not pile up
+    aliases.append(weakref.ref(alias))
 
 
 def _rebuild(data, requires_grad):

@@ -362,3 +362,19 @@ def test_a_0dim_transposes_view_is_regenerated_after_a_write_to_its_base():
         v0.mul_(-1.5)
     (v9 * v9).sum().backward()
     assert v9.grad_fn.name() == "AsStridedBackward0" and v0.grad.item() == pytest.approx(-4.92)
+
+
+def test_a_write_through_a_tensor_regenerates_the_views_of_its_detach_aliases():
+    # program 510:1157: detach() shares the version counter, so a view of the alias whose version
+    # moved reads its base's history anew (AsStridedBackward0), whichever of the two was written.
+    x = torch.tensor([1.0, 2.0, 3.0], requires_grad=True)
+    alias = x.detach().requires_grad_()
+    v = alias.squeeze()
+    with torch.no_grad():
+        x.mul_(2)
+    assert type(v.grad_fn).__name__ == "AsStridedBackward0" and v._version == 1
+    assert v.grad_fn.next_functions[0][0].variable is alias
+    w = x[1:]
+    with torch.no_grad():
+        alias.add_(1)
+    assert type(w.grad_fn).__name__ == "AsStridedBackward0" and w.tolist() == [5.0, 7.0]

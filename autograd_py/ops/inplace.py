@@ -317,13 +317,22 @@ def _first_of(view_fn, first):
 def _refresh_views(root, skip=None):
     """Points every live view of ``root`` at the root's current history, since the write may have
     changed what the views read (the written view itself included, as in PyTorch). detach() shares
-    the version counter, so the views of the tensor it was detached from see the write too."""
-    while True:
+    the version counter, so the views of the tensor it was detached from, and of its detach()
+    aliases, see the write too."""
+    seen, todo = set(), [root]
+    while todo:
+        root = todo.pop()
+        if id(root) in seen:
+            continue
+        seen.add(id(root))
         _refresh(root, skip)
         src = root._detached_from
-        if src is None:
-            return
-        root = src._base if src._base is not None else src
+        if src is not None:
+            todo.append(src._base if src._base is not None else src)
+        for ref in root.__dict__.get("_aliases", ()):
+            alias = ref()
+            if alias is not None:
+                todo.append(alias)
 
 
 def _refresh(root, skip):
