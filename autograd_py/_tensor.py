@@ -459,6 +459,11 @@ class Tensor:
         """
         if not self._requires_grad:
             raise RuntimeError("cannot register a hook on a tensor that doesn't require gradient")
+        if "_hooked" not in self.__dict__:
+            # PyTorch reads grad_fn when the first hook comes (after making its hook dict), so a view
+            # whose base was written since is regenerated here, or raises its view error.
+            self._hooked = True
+            self.grad_fn  # noqa: B018
         if self._grad_fn is not None:
             return self._grad_fn._register_tensor_hook(hook, self._output_nr)
         return self._get_accumulator()._register_tensor_hook(hook, 0)
