@@ -383,6 +383,10 @@ def settle(t):
     """The first read of a regenerated view's ``grad_fn`` (its ``grad_fn`` property, or an op taking it):
     PyTorch regenerates it lazily then, and its retained grad moves to the new node only now."""
     old_fn, t._kept_fn = t._kept_fn, None
+    if t._grad_fn is not None:
+        # PyTorch makes the regenerated node now, so it runs before nodes made since the write.
+        from ..node import _sequence
+        t._grad_fn._seq = next(_sequence)
     nr = t.__dict__.pop("_retain_moves", None)
     if nr is not None and t._retains_grad:
         _move_retain_grad(t, old_fn, nr)
