@@ -252,3 +252,16 @@ def test_pows_backward_with_a_bool_exponent_refuses_exponent_minus_1():
     assert y.tolist() == [2.0, 1.0]
     with pytest.raises(RuntimeError, match="^Subtraction, the `-` operator, with a bool tensor is not supported"):
         y.sum().backward()
+
+
+def test_to_copy_backward_casts_before_the_engine_sums_to_a_shape_changed_in_place():
+    # program 512:1767: _to_copy_backward casts the gradient itself; the engine then sums it to the
+    # 0-dim shape the leaf had (unsqueeze_ under no_grad since), so SumBackward0 sits over ToCopyBackward0
+    x = torch.tensor(0.5, dtype=torch.float64, requires_grad=True)
+    keep = x ** 0  # its graph holds the accumulator made while x was 0-dim  # noqa: F841
+    with torch.no_grad():
+        x.unsqueeze_(0)
+    y = x.float()
+    g, = torch.autograd.grad((y * y).sum(), x, create_graph=True)
+    assert g.shape == () and g.dtype == torch.float64
+    assert [type(g.grad_fn).__name__, type(g.grad_fn.next_functions[0][0]).__name__] == ["SumBackward0", "ToCopyBackward0"]

@@ -695,7 +695,12 @@ class CloneBackward0(Node):
 
 class ToCopyBackward0(Node):
     def backward(self, grad):
-        return grad  # the engine casts it back to the input's dtype
+        meta = self._input_meta
+        if meta is not None and meta[0] is not None and meta[0][1] != grad._data.dtype and meta[0][1].kind == "f":
+            # _to_copy_backward casts first; the engine then sums to the input's shape if it changed
+            # (SumBackward0 over ToCopyBackward0 under create_graph)
+            return to_dtype(grad, meta[0][1])
+        return grad
 
 
 def clone(input, memory_format=None):
