@@ -7,7 +7,7 @@ from ..node import Node
 from ..signatures import numpy_names
 from .._tensor import _wrap_dim
 from . import index_key
-from .base import Tensor, _make, batch_ndim, batched, grad_on, np, record, written_in_place
+from .base import Tensor, _make, _stale_first, batch_ndim, batched, grad_on, np, record, written_in_place
 from .shape import _view_chain, expand, unsqueeze
 
 
@@ -205,6 +205,7 @@ def getitem(input, key):
     basic, placed = index_key.split(index_key.items(key), nd)
     out = _views(input, basic)
     if placed:
+        _stale_first(out)  # at::index reads the input's grad_fn before its kernel checks the indices
         return _read(out, index_key.advanced(out._data.shape, placed))
     if out is input:
         out = _view_chain(_make(input._data[...]), input, lambda x: x, lambda a: a)
