@@ -465,7 +465,9 @@ class Tensor:
             self._hooked = True
             self.grad_fn  # noqa: B018
         if self._grad_fn is not None:
-            return self._grad_fn._register_tensor_hook(hook, self._output_nr)
+            # a view regenerated since its first hook keeps PyTorch's hook dict on its old grad_fn
+            fn, nr = self.__dict__.get("_hook_dict_fn") or (self._grad_fn, self._output_nr)
+            return fn._register_tensor_hook(hook, nr)
         return self._get_accumulator()._register_tensor_hook(hook, 0)
 
     def register_post_accumulate_grad_hook(self, hook):

@@ -252,3 +252,32 @@ def test_every_declared_saved_name_of_every_op_table_node_resolves():
                 raw = getattr(node, name)
                 assert raw.unpack() is None or isinstance(raw.unpack(), T.Tensor), (row.name, name)
     assert checked > 100
+
+
+def test_a_views_hooks_stay_on_the_grad_fn_its_first_hook_found():
+    # program 514:1408: PyTorch binds a tensor's hook dict to its grad_fn at the first hook. A view
+    # regenerated since (its base written in place) or reshaped by an in-place view op keeps adding
+    # hooks there; an in-place op on the tensor itself (or through its view) starts a new dict.
+    seen = []
+    x = T.tensor([[1.0, 2.0], [3.0, 4.0]], requires_grad=True)
+    b = x * 1
+    v = b.mT
+    v.register_hook(lambda g: seen.append("v1"))
+    b.exp_()
+    v.register_hook(lambda g: seen.append("v2") or g * 2)
+    (v * 1).sum().backward()
+    assert seen == [] and np.allclose(x.grad.numpy(), np.exp([[1.0, 2.0], [3.0, 4.0]]))
+    x = T.tensor([1.0, 2.0], requires_grad=True)
+    y = x * 2
+    y.register_hook(lambda g: seen.append(("h1", g.shape)))
+    y.unsqueeze_(0)
+    y.register_hook(lambda g: seen.append(("h2", g.shape)))
+    y.sum().backward()
+    assert seen == [("h1", (2,)), ("h2", (2,))]
+    seen.clear()
+    y = x * 2
+    y.register_hook(lambda g: seen.append(("k1", g.tolist())))
+    y[:1].mul_(5)
+    y.register_hook(lambda g: seen.append(("k2", g.tolist())))
+    (y * T.tensor([3.0, 4.0])).sum().backward()
+    assert seen == [("k2", [3.0, 4.0]), ("k1", [15.0, 4.0])]

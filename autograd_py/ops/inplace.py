@@ -248,6 +248,7 @@ def rebase_history(t, base_old):
             record(base, node, (base_old,))
         finally:
             in_place[0] -= 1
+        _new_hook_dict(base)
         if base._retains_grad:
             _move_retain_grad(base, base_old._grad_fn, base_old._output_nr)
         node._next_functions += fn._next_functions[1:]
@@ -371,6 +372,8 @@ def regenerate(v, root):
     finally:
         in_place[0] -= 1
     v._kept_fn = old_fn if old_fn is not None else UNREAD_LEAF
+    if old_fn is not None and "_hooked" in v.__dict__ and "_hook_dict_fn" not in v.__dict__:
+        v._hook_dict_fn = (old_fn, old_nr)  # the view's hook dict stays on its old grad_fn
     v._output_nr = 0
     if v._retains_grad:
         if old_fn is None:
@@ -404,10 +407,17 @@ def _move_retain_grad(t, old_fn, old_nr):
         new._retain_grad_refs[t._output_nr] = ref
 
 
+def _new_hook_dict(t):
+    """An in-place op gives ``t`` a new grad_fn: PyTorch's next hook starts a new hook dict there."""
+    t.__dict__.pop("_hooked", None)
+    t.__dict__.pop("_hook_dict_fn", None)
+
+
 def _rebase(t, res):
     fn = res._grad_fn
     old_fn, old_nr = t._grad_fn, t._output_nr
     t._grad_fn, t._output_nr, t._requires_grad = fn, res._output_nr, True
+    _new_hook_dict(t)
     if t._retains_grad:
         _move_retain_grad(t, old_fn, old_nr)
     # A saved *output* of the op is now this tensor: track its version, not the temporary's.
@@ -458,6 +468,8 @@ def view_(t, op, *args):
         from .base import _check_differentiable
         _check_differentiable(t._data)  # an in-place view op sets history as an out-of-place op: after the change
     if recorded:
+        if t._grad_fn is not None and "_hooked" in t.__dict__ and "_hook_dict_fn" not in t.__dict__:
+            t._hook_dict_fn = (t._grad_fn, t._output_nr)  # PyTorch's hook dict stays on the old grad_fn
         t._grad_fn, t._output_nr = _inplace_view_node(out._grad_fn, args[0] if args else None), 0
     elif t._grad_fn is not None and (t._fn_shape is None or t._fn_shape[0] is not t._grad_fn):
         t._fn_shape = (t._grad_fn, old_shape)  # its grad_fn still takes gradients of the old shape
