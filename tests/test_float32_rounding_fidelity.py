@@ -19,3 +19,18 @@ def test_float32_var_and_std_accumulate_in_double_as_welford():
     assert torch.std(v, 1).tolist() == [1.8898463249206543, 0.9342740178108215]
     assert v.var().item() == 1.7866300344467163 and v.var().dtype == torch.float32
     assert v.std(0).tolist() == [1.3922932147979736, 0.3797163963317871, 0.6477097868919373]
+
+
+def test_mul_and_div_backward_build_others_gradient_first_as_the_generated_nodes():
+    # Name order (other, then self) sets the double-backward nodes' sequence numbers, hence the
+    # engine's order and the order float32 gradients are summed in (program 406:107).
+    x = torch.tensor(0.5, requires_grad=True)
+    y = torch.tensor(1.5, requires_grad=True)
+    for out in (x * y, x / y):
+        gx, gy = torch.autograd.grad(out, [x, y], create_graph=True)
+        assert gy.grad_fn._sequence_nr() < gx.grad_fn._sequence_nr()
+    v2 = torch.tensor(0.032, requires_grad=True)
+    v6 = v2 / torch.tan(v2)
+    g, = torch.autograd.grad(v6 * v6, [v2], create_graph=True)
+    assert g.item() == -0.042659759521484375
+    assert torch.autograd.grad(g, [v2])[0].item() == -1.3323974609375  # float64 says -1.33251

@@ -41,9 +41,11 @@ class MulBackward0(Node):
     saves = ("other", "self")
 
     def backward(self, grad):
-        a_needed, b_needed = self._next_functions[0][0], self._next_functions[1][0]
-        ga = grad * self.saved("other") if a_needed is not None else None
-        gb = grad * self.saved("self") if b_needed is not None else None
+        # It unpacks other, then self, and computes its formulas in name order, other's first: under
+        # create_graph the nodes' sequence numbers, so the engine's order and float32 sums, follow it.
+        other = self.saved("other") if self._next_functions[0][0] is not None else None
+        gb = grad * self.saved("self") if self._next_functions[1][0] is not None else None
+        ga = grad * other if other is not None else None
         return ga, gb
 
 
@@ -72,10 +74,11 @@ class DivBackward0(Node):
 
     def backward(self, grad):
         other = self.saved("other")
-        ga = grad / other if self._next_functions[0][0] is not None else None
         gb = None
-        if self._next_functions[1][0] is not None:
-            gb = -grad * ((self.saved("self") / other) / other)  # div_tensor_other_backward
+        if self._next_functions[1][0] is not None:  # other's formula first (name order), as MulBackward0
+            quotient = (self.saved("self") / other) / other  # div_tensor_other_backward: -grad * quotient,
+            gb = -grad * quotient  # the right operand evaluated first, as the C++ compiler does
+        ga = grad / other if self._next_functions[0][0] is not None else None
         return ga, gb
 
 
