@@ -265,3 +265,15 @@ def test_to_copy_backward_casts_before_the_engine_sums_to_a_shape_changed_in_pla
     g, = torch.autograd.grad((y * y).sum(), x, create_graph=True)
     assert g.shape == () and g.dtype == torch.float64
     assert [type(g.grad_fn).__name__, type(g.grad_fn.next_functions[0][0]).__name__] == ["SumBackward0", "ToCopyBackward0"]
+
+
+def test_where_with_a_number_casts_an_integer_tensor_with_history_by_a_recorded_to():
+    # program 510:1460: where(cond, int_t, 0.0) casts int_t with .to() (ToCopyBackward0) first;
+    # with two tensors the kernel casts unrecorded
+    v = torch.tensor(-0.74, requires_grad=True)
+    n = torch.tensor([[2]])
+    n[0] = v
+    names = lambda t: [type(f).__name__ if f is not None else None for f, _ in t.grad_fn.next_functions]
+    assert names(torch.where(n > 1, n, 0.0)) == ["ToCopyBackward0", None]
+    assert names(torch.where(n > 1, 0.5, n)) == [None, "ToCopyBackward0"]
+    assert names(torch.where(n > 1, n, torch.tensor([[1.5]], requires_grad=True)))[0] == "CopySlices"

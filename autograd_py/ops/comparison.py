@@ -151,11 +151,26 @@ class WhereBackward0(Node):
         return ga, gb
 
 
+def _float_copies(input, other):
+    """PyTorch's where with a number casts the tensor to the result type with a recorded ``.to()``
+    first, so an integer tensor with history (``int_t[...] = float_t``) reaches it through
+    ToCopyBackward0; two tensors are cast inside the kernel, unrecorded."""
+    t = input if isinstance(input, Tensor) else other
+    if isinstance(input, Tensor) == isinstance(other, Tensor) or not t._requires_grad or t._data.dtype.kind in "fc":
+        return input, other
+    dt = result_np_dtype(input, other)
+    if dt.kind != "f":
+        return input, other
+    from .pointwise import to_dtype
+    return (to_dtype(t, dt), other) if t is input else (input, to_dtype(t, dt))
+
+
 def where(condition, input=None, other=None):
     if input is None and other is None:
         from .indexing import nonzero
         return nonzero(condition, as_tuple=True)
     cond = condition._data if isinstance(condition, Tensor) else np.asarray(condition)
+    input, other = _float_copies(input, other)
     if isinstance(input, Tensor):
         a, b = operands(input, other)
     else:
