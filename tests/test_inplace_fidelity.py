@@ -378,3 +378,16 @@ def test_a_write_through_a_tensor_regenerates_the_views_of_its_detach_aliases():
     with torch.no_grad():
         alias.add_(1)
     assert type(w.grad_fn).__name__ == "AsStridedBackward0" and w.tolist() == [5.0, 7.0]
+
+
+def test_a_view_made_under_no_grad_requires_grad_as_its_root_base_does():
+    # program 519:1916: a view given requires_grad_() of a base that does not require grad passes
+    # nothing on: PyTorch's view requires_grad reads the root base
+    base = torch.tensor([1.0, 2.0])
+    v = base.t()
+    v.requires_grad_()
+    with torch.no_grad():
+        w = v[None]
+        u = torch.ones(2, requires_grad=True)[None][0]
+    assert v.requires_grad and not w.requires_grad and w.is_leaf
+    assert u.requires_grad

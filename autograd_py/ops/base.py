@@ -141,7 +141,7 @@ def as_view(out, base):
     meta = base._creation_meta
     if not grad_mode._state[0]:
         meta = "inference" if meta == "inference" or grad_mode._inference[0] else "no_grad"
-        if base._requires_grad:
+        if out._base._requires_grad:  # the root's flag: a view's own requires_grad_() is not inherited
             out._requires_grad = out._rg_from_base = True
     if meta is not None:
         out._creation_meta = meta
