@@ -71,6 +71,9 @@ def gradient_edge(t):
     """The (node, output_nr) a gradient for tensor ``t`` (or a GradientEdge) flows into."""
     if t.__class__ is GradientEdge:
         return (t.node, t.output_nr)
+    if t._kept_fn is not None:
+        from .ops.inplace import settle
+        settle(t)  # PyTorch reads grad_fn here: a regenerated view's retained grad moves to its new node
     if t._grad_fn is not None:
         return (t._grad_fn, t._output_nr)
     if t._creation_meta is not None:

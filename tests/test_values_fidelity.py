@@ -124,3 +124,17 @@ def test_relu_clamp_maximum_and_minimum_keep_their_first_operand_at_a_tie():
     assert sign(z.clamp(None, -0.0)) == [-1, 1, 1, -1]
     assert math.isnan(torch.relu(z)[2].item()) and math.isnan(z.clamp(0, 1)[2].item())
     assert sign(torch.maximum(torch.tensor(-0.0), torch.tensor(0.0))) == [-1]  # 0-d: NumPy gives a scalar
+
+
+def test_grad_reads_its_inputs_grad_fn_first_so_a_regenerated_views_retained_grad_moves():
+    # program 509:247: autograd.grad takes v's gradient edge, regenerating it: the retained grad moves
+    # to the new node (not in the graph), so nothing is retained, and v counts as unused
+    x = torch.tensor([[1.0, -2.0], [3.0, 4.0]], dtype=torch.float64, requires_grad=True)
+    v = x[-1]
+    v.retain_grad()
+    y = v * 2
+    with torch.no_grad():
+        x[[0, 1]] = 3.0
+    with pytest.raises(RuntimeError, match="The differentiated Tensor at index 1 appears to not have been used"):
+        torch.autograd.grad(y.sum(), [x, v])
+    assert v.grad is None and v.grad_fn.name() == "AsStridedBackward0"
