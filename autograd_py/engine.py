@@ -263,7 +263,9 @@ def run_backward(roots, root_grads, keep_graph, create_graph, inputs=None, accum
                 if remaining == 0:
                     heappush(ready, (-nxt._seq, tie, nxt))
                     tie += 1
-            g = None  # a buffer slot must be its gradient's only holder (AccumulateGrad steals it then)
+            # a buffer slot must be its gradient's only holder (AccumulateGrad steals it then), also
+            # when the node handed the same tensor to an edge that goes nowhere (AddBackward0's scalar)
+            g = out = None
     finally:
         grad_mode._state[0] = prev_mode
         current_task[0] = prev_task
