@@ -391,3 +391,15 @@ def test_a_view_made_under_no_grad_requires_grad_as_its_root_base_does():
         u = torch.ones(2, requires_grad=True)[None][0]
     assert v.requires_grad and not w.requires_grad and w.is_leaf
     assert u.requires_grad
+
+
+def test_an_in_place_op_on_a_view_given_requires_grad_of_a_plain_leaf_is_refused():
+    # program 521:441: PyTorch's check_inplace asks whether the view requires grad and its base is a
+    # leaf, whether or not the base itself requires grad
+    v = torch.ones(3, 2, dtype=torch.float64).unsqueeze(-2)
+    v.requires_grad_()
+    with pytest.raises(RuntimeError, match="^a view of a leaf Variable that requires grad is being used in an in-place"):
+        v.mul_(2)
+    with torch.no_grad():
+        v.mul_(2)
+    assert v._version == 1

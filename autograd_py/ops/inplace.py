@@ -35,7 +35,8 @@ def check(t):
     base = t._base
     if t._creation_meta is not None and t.requires_grad:
         check_write(t)  # no_grad/inference/multi-output views first, as PyTorch's check_inplace
-    if base is not None and base._requires_grad and base._grad_fn is None:
+    if base is not None and t._requires_grad and base._grad_fn is None:
+        # the view's own flag counts too: requires_grad_() on a view of a leaf that does not
         raise RuntimeError(VIEW_OF_LEAF_MESSAGE)
     if t._requires_grad and (t._grad_fn is None and base is None or t._kept_fn is UNREAD_LEAF):
         raise RuntimeError(LEAF_MESSAGE)
