@@ -138,3 +138,20 @@ def test_grad_reads_its_inputs_grad_fn_first_so_a_regenerated_views_retained_gra
     with pytest.raises(RuntimeError, match="The differentiated Tensor at index 1 appears to not have been used"):
         torch.autograd.grad(y.sum(), [x, v])
     assert v.grad is None and v.grad_fn.name() == "AsStridedBackward0"
+
+
+def test_longer_float32_rows_are_summed_in_pytorchs_cascade_of_vector_sums():
+    # program 506:62: 84 floats summing to 0.0 as float64 rounded once are -1.0728836e-06 in PyTorch's
+    # SumKernel order (8-lane vectors, four interleaved partial sums, then the lanes)
+    x = torch.tensor([0.353, -0.118, 0.965, -1.576, 1.388, -1.482, 1.2, 0.541, -1.671, -0.682, 1.812, -1.2, -0.306, 0.776,
+                      -1.294, 1.341, -0.212, -0.776, -0.541, -1.153, 0.447, 1.576, -1.718, -0.635, 1.294, -1.859, -0.071,
+                      -1.529, 0.494, 0.588, -1.953, 1.718, 0.4, 1.671, 1.953, 0.118, -1.624, -1.765, 1.906, -1.106, -1.341,
+                      1.435, 1.624, 0.729, 1.482, 1.765, 0.824, -0.494, 0.024, -0.729, -0.259, -0.588, 0.212, 1.859, 1.012,
+                      -1.812, 0.306, 1.153, 1.059, -1.247, -0.965, -0.447, -1.059, -1.906, -0.824, -0.871, -0.918, -1.012,
+                      0.635, 0.259, -1.388, 0.871, 0.918, -0.4, -0.165, 0.165, -1.435, 1.247, -0.353, -0.024, 1.529, 0.682,
+                      1.106, 0.071])
+    assert x.sum().item() == -1.0728836059570312e-06
+    assert x.view(1, 2, 6, 7, 1).sum().item() == -1.0728836059570312e-06
+    r = torch.tensor([math.sin(k * 0.37) for k in range(300)])
+    assert r.sum().item() == 4.446771621704102
+    assert r.view(3, 100).sum(1).tolist() == [0.9485357403755188, 1.757042407989502, 1.7411940097808838]
