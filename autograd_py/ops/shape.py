@@ -8,7 +8,7 @@ from ..node import Node
 from ..signatures import numpy_names
 from .._tensor import _wrap_dim, torch_strides
 from .._warn import warn_once
-from .base import _make, as_view, batch_ndim, batched, grad_on, np, record
+from .base import _make, _stale_first, as_view, batch_ndim, batched, grad_on, np, record
 from . import zerotensor
 from .zerotensor import made as zeros_made
 
@@ -101,6 +101,7 @@ def expand(input, *sizes):
     sizes = _sizes(sizes)
     src = input._data.shape
     if len(sizes) < len(src):
+        _stale_first(input)  # PyTorch reads the input's grad_fn before the kernel's checks
         # PyTorch names the tensor by its legacy type, except bool, which has none (CPUBoolType)
         kind = "CPUBoolType" if input.dtype.name == "bool" else "torch." + input.dtype.legacy_name
         raise RuntimeError(
@@ -111,6 +112,7 @@ def expand(input, *sizes):
     try:
         data = _expanded(input._data, target)
     except ValueError:
+        _stale_first(input)
         # PyTorch names the first mismatch from the right.
         dim = next(i for i in range(len(target) - 1, lead - 1, -1)
                    if src[i - lead] != 1 and src[i - lead] != target[i])
@@ -173,14 +175,18 @@ def view(input, *shape):
     if len(shape) == 1 and not isinstance(shape[0], (tuple, list, int)) and hasattr(shape[0], "np"):
         from .pointwise import to_dtype
         return to_dtype(input, shape[0].np)
-    shape = _infer(_sizes(shape), input._data.size)
-    data = input._data.view()
     try:
-        data.shape = shape
-    except AttributeError:
-        raise RuntimeError(
-            "view size is not compatible with input tensor's size and stride (at least one dimension "
-            "spans across two contiguous subspaces). Use .reshape(...) instead.") from None
+        shape = _infer(_sizes(shape), input._data.size)
+        data = input._data.view()
+        try:
+            data.shape = shape
+        except AttributeError:
+            raise RuntimeError(
+                "view size is not compatible with input tensor's size and stride (at least one dimension "
+                "spans across two contiguous subspaces). Use .reshape(...) instead.") from None
+    except RuntimeError:
+        _stale_first(input)  # PyTorch reads the input's grad_fn before the kernel's checks
+        raise
     return _record_view(input, data, shape)
 
 
@@ -289,13 +295,17 @@ def permute(input, *dims):
         raise TypeError('permute() missing 1 required positional arguments: "dims"')
     nd = input._data.ndim
     given = _sizes(dims)
-    if len(given) != nd:
-        raise RuntimeError("permute(sparse_coo): number of dimensions in the tensor input does not match "
-                           "the length of the desired ordering of dimensions i.e. input.dim() = "
-                           f"{nd} is not equal to len(dims) = {len(given)}")
-    dims = tuple(_wrap_dim(d, nd) for d in given)
-    if len(set(dims)) != nd:
-        raise RuntimeError("permute(): duplicate dims are not allowed.")
+    try:
+        if len(given) != nd:
+            raise RuntimeError("permute(sparse_coo): number of dimensions in the tensor input does not match "
+                               "the length of the desired ordering of dimensions i.e. input.dim() = "
+                               f"{nd} is not equal to len(dims) = {len(given)}")
+        dims = tuple(_wrap_dim(d, nd) for d in given)
+        if len(set(dims)) != nd:
+            raise RuntimeError("permute(): duplicate dims are not allowed.")
+    except (RuntimeError, IndexError):
+        _stale_first(input)  # PyTorch reads the input's grad_fn before the kernel's checks
+        raise
     out = _view_chain(_make(np.transpose(input._data, dims)), input,
                       lambda x: permute(x, dims), lambda a: np.transpose(a, dims))
     if grad_on(input):
