@@ -18,6 +18,17 @@ def _dims(dim, ndim):
     return _wrap_dims(dim, ndim)
 
 
+def _input_dims(input, dim, ndim):
+    """_dims for an op on ``input``: a stale no_grad view raises its error before a dim error, as
+    PyTorch reads the input's grad_fn before the kernel wraps dims."""
+    try:
+        return _dims(dim, ndim)
+    except IndexError:
+        from .base import _stale_first
+        _stale_first(input)
+        raise
+
+
 def _expand_back(t, shape, dims, keepdim, nb=0):
     """Undoes a reduction's shape change: re-inserts reduced dims, then expands.
 
@@ -91,7 +102,7 @@ def sum(input, dim=None, keepdim=False, dtype=None):
         data = data.astype(dtypes.to_numpy_dtype(dtype))
     elif data.dtype.kind in "bui":
         data = data.astype(np.int64)
-    dims = _dims(dim, data.ndim)
+    dims = _input_dims(input, dim, data.ndim)
     out = _make(_accurate(np.sum, data, dims, keepdim))
     if grad_on(input):
         node = SumBackward0() if dim is None else SumBackward1()
@@ -121,7 +132,7 @@ def mean(input, dim=None, keepdim=False, dtype=None):
     if data.dtype.kind != "f":
         raise RuntimeError("mean(): could not infer output dtype. Input dtype must be either a floating "
                            f"point or complex dtype. Got: {input.dtype.legacy_name[:-6]}")
-    dims = _dims(dim, data.ndim)
+    dims = _input_dims(input, dim, data.ndim)
     if data.size:
         out = _make(_accurate(np.mean, data, dims, keepdim))
     else:
