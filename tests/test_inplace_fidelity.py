@@ -407,7 +407,8 @@ def test_an_in_place_op_on_a_view_given_requires_grad_of_a_plain_leaf_is_refused
 
 @pytest.mark.parametrize("op", [lambda v: v.permute(0, 0), lambda v: v.expand(3, 3, 3), lambda v: v.expand(3),
                                 lambda v: v.view(7, -1), lambda v: v.permute(5), lambda v: v.sum(5),
-                                lambda v: v.mean(-3)])
+                                lambda v: v.mean(-3), lambda v: torch.cat([v, torch.ones(4, 5)]),
+                                lambda v: torch.cat([v.sum(), v])])
 def test_a_stale_no_grad_view_raises_its_error_before_a_view_ops_own_checks(op):
     # program 513:1930: PyTorch reads the input's grad_fn (collecting edges) before the kernel checks
     x = torch.tensor([[-1.72, -1.4], [0.02, 1.92]], dtype=torch.float64, requires_grad=True)

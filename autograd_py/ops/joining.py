@@ -82,6 +82,15 @@ def _skipped(t):
 @numpy_names
 def cat(tensors, dim=0):
     tensors = list(tensors)
+    try:
+        return _cat(tensors, dim)
+    except (RuntimeError, IndexError):
+        from .base import _stale_first
+        _stale_first(*tensors)  # PyTorch reads the inputs' grad_fn before the kernel's checks
+        raise
+
+
+def _cat(tensors, dim):
     for i, t in enumerate(tensors):
         if not t._data.ndim:
             raise RuntimeError(f"zero-dimensional tensor (at position {i}) cannot be concatenated")
