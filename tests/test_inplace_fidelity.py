@@ -417,3 +417,15 @@ def test_a_stale_no_grad_view_raises_its_error_before_a_view_ops_own_checks(op):
         x.relu_()
     with pytest.raises(RuntimeError, match="^A view was created in no_grad mode and its base or another view"):
         op(v)
+
+
+def test_a_no_grad_view_requires_grad_once_its_base_gets_history_and_then_refuses_use():
+    # program 540:96: the base gains history by copy_ of a tensor that requires grad; the no_grad view
+    # now requires grad through it, so using it reads its grad_fn and raises the view error
+    base = torch.arange(6.0)
+    with torch.no_grad():
+        v = base.narrow(-1, 4, 1)
+    base.copy_(torch.tensor(2.0, requires_grad=True) * 1)
+    assert v.requires_grad
+    with pytest.raises(RuntimeError, match="^A view was created in no_grad mode and its base or another view"):
+        (v * v).sum()

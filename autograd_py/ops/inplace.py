@@ -363,6 +363,8 @@ def regenerate(v, root):
     v.__dict__.pop("_version_moved", None)
     if v._creation_meta is not None:
         mark_stale(v)  # a no_grad/inference/multi-output view cannot be regenerated: reading it raises
+        if root._requires_grad and not v._requires_grad:
+            v._requires_grad = v._rg_from_base = True  # its requires_grad reads the base's, now on
         return
     node = AsStridedBackward0()
     node.shape, node.view_fn, node.np_view_fn = root._data.shape, v._view_fn, v._np_view_fn
