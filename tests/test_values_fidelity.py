@@ -155,3 +155,14 @@ def test_longer_float32_rows_are_summed_in_pytorchs_cascade_of_vector_sums():
     r = torch.tensor([math.sin(k * 0.37) for k in range(300)])
     assert r.sum().item() == 4.446771621704102
     assert r.view(3, 100).sum(1).tolist() == [0.9485357403755188, 1.757042407989502, 1.7411940097808838]
+
+
+def test_a_floating_remainder_keeps_fmods_sign_on_a_zero_result_as_pytorch():
+    a = torch.tensor([-0.0, 0.0, -3.0, 3.0, -0.0, 1.0, 7.0, -7.0], dtype=torch.float64)
+    b = torch.tensor([2.0, -2.0, 2.0, -2.0, -2.0, math.inf, -math.inf, math.inf], dtype=torch.float64)
+    r = (a % b).tolist()
+    assert r == [0.0, 0.0, 1.0, -1.0, 0.0, 1.0, -math.inf, math.inf]
+    assert [math.copysign(1, v) for v in r[:5]] == [-1, 1, 1, -1, -1]  # NumPy gives b's sign: +, -, ...
+    assert (2 - torch.tensor([[-0.0]]) % 2).div(torch.tensor([[-0.0]]) % 2).item() == -math.inf
+    assert (torch.tensor([-7, 7, 0, -4]) % torch.tensor([2, -2, -3, 2])).tolist() == [1, -1, 0, 0]
+    assert (torch.tensor([1.0, 2.0], dtype=torch.float16) % 3).dtype == torch.float16

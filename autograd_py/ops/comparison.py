@@ -273,8 +273,23 @@ def _divide_op(fn, op, scalar_node, tensor_node):
     return divide
 
 
+def _remainder_kernel(a, b):
+    """PyTorch's floating remainder: fmod, moved by ``b`` when the signs differ.
+
+    NumPy's remainder gives a zero result ``b``'s sign; PyTorch keeps fmod's (``a``'s), so
+    ``-0.0 % 2`` is ``-0.0`` there and ``2 / (x % 2)`` is ``-inf``.
+    """
+    mod = np.remainder(a, b)  # also gives the result dtype, NumPy's promotion as for the op
+    if mod.dtype.kind != "f":
+        return mod
+    with np.errstate(invalid="ignore"):
+        mod = np.fmod(a, b)
+        return np.where((mod != 0) & ((b < 0) != (mod < 0)), mod + b, mod).astype(mod.dtype, copy=False)
+
+
+_remainder_kernel.__name__ = "remainder"
 floor_divide = _divide_op(np.floor_divide, "floor_divide", None, None)
-remainder = _divide_op(np.remainder, "remainder", RemainderBackward0, RemainderBackward1)
+remainder = _divide_op(_remainder_kernel, "remainder", RemainderBackward0, RemainderBackward1)
 fmod = _divide_op(np.fmod, "fmod", FmodBackward0, FmodBackward1)
 
 
