@@ -166,3 +166,15 @@ def test_a_floating_remainder_keeps_fmods_sign_on_a_zero_result_as_pytorch():
     assert (2 - torch.tensor([[-0.0]]) % 2).div(torch.tensor([[-0.0]]) % 2).item() == -math.inf
     assert (torch.tensor([-7, 7, 0, -4]) % torch.tensor([2, -2, -3, 2])).tolist() == [1, -1, 0, 0]
     assert (torch.tensor([1.0, 2.0], dtype=torch.float16) % 3).dtype == torch.float16
+
+
+def test_amin_and_amax_give_a_signed_zero_tie_the_sign_met_first_in_memory_order():
+    def signs(t):
+        return [math.copysign(1, v) for v in t.flatten().tolist()]
+
+    assert signs(torch.amin(torch.tensor([0.0, -0.0]))) == [1] and signs(torch.amax(torch.tensor([-0.0, 0.0]))) == [-1]
+    v1 = torch.trunc(torch.tensor([[-0.64, -0.34, 0.09], [0.65, -2.11, 1.4]], dtype=torch.float64))
+    assert torch.amin(v1, 0).reciprocal().tolist() == [-math.inf, -0.5, math.inf]  # program 71:9581
+    t = torch.tensor([[1.0, -0.0, 0.0], [0.0, 0.0, -0.0], [1.0, -0.0, 1.0], [0.0, -0.0, -0.0]]).t()
+    assert signs(torch.amin(t, (0, 1), keepdim=True)) == [-1]  # memory order: t's base row by row
+    assert signs(torch.amin(torch.tensor([[0.0, -0.0], [-0.0, 0.0]]), 1)) == [1, -1]

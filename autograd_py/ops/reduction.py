@@ -378,10 +378,28 @@ class AminBackward0(AmaxBackward0):
     pass
 
 
+def _first_zero_sign(data, dims, value, keepdim):
+    """amax/amin give a tie of 0.0 and -0.0 the sign of the first one met, as PyTorch's kernels
+    (NumPy's keep a later one): -0.0 then 0.0 reduce to -0.0. "First" is in memory order, as
+    TensorIterator walks the reduced dims outermost stride first."""
+    if data.dtype.kind != "f" or not data.size or not np.any(value == 0):
+        return value
+    nd = data.ndim
+    kept = tuple(d for d in range(nd) if d not in dims)
+    walk = tuple(sorted(dims, key=lambda d: -abs(data.strides[d])))
+    rows = np.transpose(data, kept + walk).reshape(tuple(data.shape[d] for d in kept) + (-1,))
+    first = np.take_along_axis(rows, np.argmax(rows == 0, axis=-1)[..., None], axis=-1)[..., 0]
+    if keepdim:
+        first = first.reshape(value.shape)
+    return np.where(value == 0, first, value).astype(value.dtype, copy=False)
+
+
 def _amax_amin(input, dim, keepdim, np_fn, cls):
     dims = _dims(None if isinstance(dim, (tuple, list)) and not dim else dim, input._data.ndim)
     _check_nonempty(input._data, dims, cls.__name__[:4].lower())
-    out = _make(np.asarray(np_fn(input._data, axis=dims, keepdims=keepdim), order="C"))
+    out = _make(np.asarray(_first_zero_sign(input._data, dims, np_fn(input._data, axis=dims, keepdims=True)
+                                            if keepdim else np_fn(input._data, axis=dims), keepdim),
+                           order="C"))
     if grad_on(input):
         node = cls()
         _reduced(input, dims, keepdim, node, self=input)
