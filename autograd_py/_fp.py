@@ -77,3 +77,15 @@ def libm(fn, x):
     """``fn`` (a :mod:`math` function, i.e. the C library's) on every element of a float64 array."""
     return np.fromiter(map(fn, x.ravel().tolist()), np.float64, x.size).reshape(x.shape)
 
+
+
+def exp(x):
+    """``exp`` as PyTorch's CPU kernel gives it: for float32 the float64 result rounded once.
+
+    PyTorch's float32 exp (MKL's VML on x86 builds, glibc's ``expf`` for short tails) is all but
+    correctly rounded; NumPy's SIMD float32 exp is not, and differs from it in about 39% of values
+    (``exp(-1)`` gives 0.36787942 against 0.36787945). Rounding the float64 result agrees in 99%.
+    """
+    if x.dtype == np.float32:
+        return np.exp(x.astype(np.float64)).astype(np.float32)
+    return np.exp(x)

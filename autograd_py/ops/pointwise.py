@@ -1,5 +1,5 @@
 """Elementwise primitives. Each backward class gives one formula per input, as derivatives.yaml does."""
-from .. import grad_mode
+from .. import _fp, grad_mode
 from ..dtypes import get_default_dtype
 from ..node import Node
 from .base import Tensor, _make, float_data, grad_on, np, operands, record
@@ -581,7 +581,7 @@ def abs(input):
 
 
 def exp(input):
-    return _unary(input, np.exp, ExpBackward0, "result")
+    return _unary(input, _fp.exp, ExpBackward0, "result")
 
 
 def log(input):

@@ -1,5 +1,5 @@
 """logsumexp, softmax and log_softmax: the normalising functions, computed stably as PyTorch does."""
-from .. import dtypes
+from .. import _fp, dtypes
 from ..node import Node
 from ..signatures import numpy_names
 from .._tensor import _wrap_dim
@@ -26,7 +26,7 @@ def _np_logsumexp(data, dims, keepdim):
     m = np.max(data, axis=dims, keepdims=True, initial=-np.inf)
     m = np.where(np.isfinite(m), m, 0)
     with np.errstate(divide="ignore"):  # an empty slice sums to 0: log gives -inf, as in PyTorch
-        out = np.log(np.sum(np.exp(data - m), axis=dims, keepdims=True)) + m
+        out = np.log(np.sum(_fp.exp(data - m), axis=dims, keepdims=True)) + m  # its exp kernel
     return out if keepdim else np.squeeze(out, axis=dims)
 
 
