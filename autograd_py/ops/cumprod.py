@@ -16,15 +16,22 @@ class CumprodBackward0(Node):
         return cumprod_backward(grad, x, self.axis, out)
 
 
-@numpy_names
-def cumprod(input, dim, dtype=None):
-    """The cumulative product of ``input`` along ``dim`` (integers and bools as int64)."""
+def scan_input(input, dim, dtype):
+    """The wrapped ``dim`` and the data a cumulative op (cumsum, cumprod) runs over: cast to
+    ``dtype`` if given, integers and bools as int64 as PyTorch's accumulate."""
     d = _wrap_dim(dim, input._data.ndim)
     data = input._data
     if dtype is not None:
         data = data.astype(dtypes.to_numpy_dtype(dtype))
     elif data.dtype.kind in "bui":
         data = data.astype(np.int64)
+    return d, data
+
+
+@numpy_names
+def cumprod(input, dim, dtype=None):
+    """The cumulative product of ``input`` along ``dim`` (integers and bools as int64)."""
+    d, data = scan_input(input, dim, dtype)
     out = _make(np.cumprod(data, axis=d).reshape(data.shape))  # NumPy makes a 0-dim input 1-dim
     if grad_on(input):
         node = CumprodBackward0()

@@ -708,12 +708,9 @@ class CumsumBackward0(Node):
 
 @numpy_names
 def cumsum(input, dim, dtype=None):
-    d = _wrap_dim(dim, input._data.ndim)
-    data = input._data
-    if dtype is not None:
-        data = data.astype(dtypes.to_numpy_dtype(dtype))
-    elif data.dtype.kind in "bui":
-        data = data.astype(np.int64)
+    """The cumulative sum of ``input`` along ``dim`` (integers and bools as int64)."""
+    from .cumprod import scan_input
+    d, data = scan_input(input, dim, dtype)
     out = _make(np.asarray(np.cumsum(data, axis=d).reshape(data.shape), order="C"))  # NumPy makes 0-dim 1-dim
     if grad_on(input):
         node = CumsumBackward0()
