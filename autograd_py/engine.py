@@ -4,8 +4,8 @@ Nothing here recurses over the graph, because Pyodide's stack is small. Ready no
 PyTorch's order: a leaf's AccumulateGrad first, then the most recently created node.
 """
 import heapq
-import sys
 import itertools
+import sys
 from typing import NamedTuple
 
 from . import grad_mode

@@ -279,12 +279,11 @@ def _remainder_kernel(a, b):
     NumPy's remainder gives a zero result ``b``'s sign; PyTorch keeps fmod's (``a``'s), so
     ``-0.0 % 2`` is ``-0.0`` there and ``2 / (x % 2)`` is ``-inf``.
     """
-    mod = np.remainder(a, b)  # also gives the result dtype, NumPy's promotion as for the op
-    if mod.dtype.kind != "f":
-        return mod
+    if np.result_type(a, b).kind != "f":
+        return np.remainder(a, b)
     with np.errstate(invalid="ignore"):
         mod = np.fmod(a, b)
-        return np.where((mod != 0) & ((b < 0) != (mod < 0)), mod + b, mod).astype(mod.dtype, copy=False)
+        return np.where((mod != 0) & ((b < 0) != (mod < 0)), mod + b, mod)
 
 
 _remainder_kernel.__name__ = "remainder"
