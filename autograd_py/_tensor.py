@@ -93,6 +93,7 @@ class Tensor:
     # A view's history replaced by a write elsewhere: PyTorch regenerates it only when next read, so
     # the old node lives until then (an in-place-on-view saved output names it while alive).
     _kept_fn = None
+    _fw_grads = None  # forward-mode tangents by level (``forward_mode``)
     __array_priority__ = 1000  # so ndarray + Tensor defers to Tensor.__radd__
 
     def __init__(self, *args, dtype=None, requires_grad=False):
@@ -359,7 +360,8 @@ class Tensor:
         return tensor_repr(self)
 
     def __format__(self, spec):
-        if self._data.ndim == 0 and spec:
+        # PyTorch formats a plain 0-dim tensor as its number, even with no spec: f"{t}" gives 3.0
+        if self._data.ndim == 0 and (spec or type(self) is Tensor):
             return self.item().__format__(spec)
         return object.__format__(self, spec) if spec else repr(self)
 

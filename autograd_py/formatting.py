@@ -172,6 +172,11 @@ def tensor_repr(t, prefix="tensor("):
             suffixes.append(f"grad_fn=<{type(fn).__name__}>")
         elif t._requires_grad:
             suffixes.append("requires_grad=True")
+    if t._fw_grads is not None:
+        from .forward_mode import tangent
+        tangent = tangent(t)
+        if tangent is not None:
+            suffixes.append(f"tangent={tangent}")
     text = _add_suffixes(prefix + body, suffixes, indent)
     if t._is_param:
         return "Parameter containing:\n" + text

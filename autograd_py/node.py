@@ -113,6 +113,10 @@ class Node:
     saves = ()  # names of the tensors it saves (``_saved_<name>``, ``_raw_saved_<name>``)
     keeps = ()  # names of the other saved arguments, read from attributes of the same name
     holds_fn = False  # CopySlices: wraps the node ``fn`` of an in-place op on a view
+    # Forward mode (see ``forward_mode``): an elementwise node's JVP is derived from ``backward``,
+    # which then reads the primals by these input names (default: self, other) and ``result``.
+    element_wise = False
+    args = None
 
     def __init__(self):
         self._seq = next(_sequence)
@@ -291,6 +295,16 @@ class Node:
         handle = RemovableHandle(self._pre_hooks)
         self._pre_hooks[handle.id] = (output_nr, fn)
         return handle
+
+    # --- forward mode -------------------------------------------------------------------------
+    def jvp(self, tangents, inputs, result):
+        """The output's tangent from the inputs' ``tangents`` (None where an input has none), the
+        primal ``inputs`` and the op's ``result``. Elementwise nodes derive it from ``backward``;
+        the others override this next to their ``backward``."""
+        from . import forward_mode
+        if self.element_wise:
+            return forward_mode.auto_element_wise(self, tangents, inputs, result)
+        raise forward_mode.not_implemented(self)
 
     # --- running the formula ----------------------------------------------------------------
     def _apply(self, grads):

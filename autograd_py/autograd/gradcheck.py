@@ -50,6 +50,23 @@ def _analytical(outputs, inputs, i, out_index):
     return jac
 
 
+def _forward_analytical(func, inputs, i, out_index):
+    """Row by row: d out / d input[i] from one forward-mode JVP per input element."""
+    from . import forward_ad
+    x = inputs[i]
+    rows = []
+    with forward_ad.dual_level():
+        for k in range(x._data.size):
+            onehot = np.zeros(x._data.size, dtype=x._data.dtype)
+            onehot[k] = 1
+            duals = list(inputs)
+            duals[i] = forward_ad.make_dual(x.detach(), _make(onehot.reshape(x._data.shape)))
+            out = _outputs(func, duals)[out_index]
+            tangent = forward_ad.unpack_dual(out).tangent
+            rows.append(np.zeros(out._data.size) if tangent is None else tangent._data.reshape(-1))
+    return np.array(rows).reshape(x._data.size, -1)
+
+
 def gradcheck(func, inputs, *, eps=1e-6, atol=1e-5, rtol=1e-3, raise_exception=True, nondet_tol=0.0,
               check_undefined_grad=True, check_grad_dtypes=False, check_batched_grad=False,
               check_batched_forward_grad=False, check_forward_ad=False, check_backward_ad=True,
@@ -63,6 +80,9 @@ def gradcheck(func, inputs, *, eps=1e-6, atol=1e-5, rtol=1e-3, raise_exception=T
         atol (float, optional): absolute tolerance. Defaults to 1e-5.
         rtol (float, optional): relative tolerance. Defaults to 1e-3.
         raise_exception (bool, optional): raise on mismatch instead of returning False. Defaults to True.
+        check_forward_ad (bool, optional): also check the Jacobian built by forward mode, one JVP per
+            input element. Defaults to False.
+        check_backward_ad (bool, optional): check the Jacobian built by backward. Defaults to True.
 
     Returns:
         bool: True when every Jacobian matches.
@@ -95,13 +115,19 @@ def gradcheck(func, inputs, *, eps=1e-6, atol=1e-5, rtol=1e-3, raise_exception=T
             if not (isinstance(x, Tensor) and x._requires_grad):
                 continue
             numerical = _numerical(func, inputs, i, o_idx, eps)
-            analytical = _analytical(outputs, inputs, i, o_idx)
-            if not np.allclose(analytical, numerical, rtol=rtol, atol=atol):
-                if not raise_exception:
-                    return False
-                raise GradcheckError(
-                    f"Jacobian mismatch for output {o_idx} with respect to input {i},\n"
-                    f"numerical:{_make(numerical)!r}\nanalytical:{_make(analytical)!r}\n")
+            checks = []
+            if check_backward_ad:
+                checks.append(("Jacobian mismatch", _analytical(outputs, inputs, i, o_idx)))
+            if check_forward_ad:
+                checks.append(("Jacobian computed with forward mode mismatch",
+                               _forward_analytical(func, inputs, i, o_idx)))
+            for what, analytical in checks:
+                if not np.allclose(analytical, numerical, rtol=rtol, atol=atol):
+                    if not raise_exception:
+                        return False
+                    raise GradcheckError(
+                        f"{what} for output {o_idx} with respect to input {i},\n"
+                        f"numerical:{_make(numerical)!r}\nanalytical:{_make(analytical)!r}\n")
     return True
 
 

@@ -3,7 +3,7 @@ import numbers
 
 import numpy as np
 
-from .. import dtypes, grad_mode
+from .. import dtypes, forward_mode, grad_mode
 from .._tensor import Tensor, _make
 
 __all__ = ["Tensor", "_make", "grad_on", "record", "record_outputs", "as_view", "operands",
@@ -23,9 +23,20 @@ def batched(grad, shape):
 
 
 def grad_on(*tensors):
-    """True when grad mode is on and some input requires grad: only then is a node recorded."""
+    """True when a node is to be recorded: grad mode is on and some input requires grad, or some
+    input carries a forward-mode tangent (which no_grad does not stop)."""
     if grad_mode._state[0]:
         for t in tensors:
+            if isinstance(t, Tensor) and t._requires_grad:
+                return True
+    if forward_mode.levels:
+        return forward_mode.has_dual(tensors)
+    return False
+
+
+def _backward_on(inputs):
+    if grad_mode._state[0]:
+        for t in inputs:
             if isinstance(t, Tensor) and t._requires_grad:
                 return True
     return False
@@ -101,6 +112,18 @@ def _check_differentiable(data):
 def record(out, node, inputs):
     """Makes ``node`` the ``grad_fn`` of ``out``; ``inputs`` are the op's operands, in order
     (numbers stay in the list, as PyTorch keeps a ``(None, 0)`` edge for a wrapped scalar)."""
+    if forward_mode.levels and forward_mode.has_dual(inputs):
+        if _backward_on(inputs):
+            _record(out, node, inputs)
+        else:
+            node._next_functions, node._input_meta = (_NO_EDGE,) * len(inputs), None
+        if out._data.dtype.kind in "fc":
+            forward_mode.propagate(out, node, inputs)
+        return out
+    return _record(out, node, inputs)
+
+
+def _record(out, node, inputs):
     if out._data.dtype.kind not in "fc":
         _check_differentiable(out._data)
     _edges(node, inputs, out._data)
@@ -111,6 +134,18 @@ def record(out, node, inputs):
 
 def record_outputs(outs, node, inputs):
     """``record`` for a node with several outputs (unbind, split)."""
+    if forward_mode.levels and forward_mode.has_dual(inputs):
+        if _backward_on(inputs):
+            _record_outputs(outs, node, inputs)
+        else:
+            node._next_functions, node._input_meta = (_NO_EDGE,) * len(inputs), None
+            node.num_outputs = len(outs)
+        forward_mode.propagate(tuple(outs), node, inputs)
+        return outs
+    return _record_outputs(outs, node, inputs)
+
+
+def _record_outputs(outs, node, inputs):
     for out in outs:
         if out._data.dtype.kind not in "fc":
             _check_differentiable(out._data)

@@ -1,5 +1,5 @@
 """Elementwise primitives. Each backward class gives one formula per input, as derivatives.yaml does."""
-from .. import _fp, grad_mode
+from .. import _fp, forward_mode, grad_mode
 from ..dtypes import get_default_dtype
 from ..node import Node
 from .base import Tensor, _make, float_data, grad_on, np, operands, record
@@ -10,6 +10,7 @@ from .zerotensor import made as _zeros_made
 
 # ---------------------------------------------------------------------------- binary arithmetic
 class AddBackward0(Node):
+    element_wise = True
     keeps = ("alpha",)
 
     def backward(self, grad):
@@ -17,6 +18,7 @@ class AddBackward0(Node):
 
 
 class SubBackward0(Node):
+    element_wise = True
     keeps = ("alpha",)
 
     def backward(self, grad):
@@ -24,6 +26,7 @@ class SubBackward0(Node):
 
 
 class RsubBackward1(Node):
+    element_wise = True
     keeps = ("alpha",)
 
     def backward(self, grad):
@@ -31,6 +34,7 @@ class RsubBackward1(Node):
 
 
 class RsubBackward0(Node):
+    element_wise = True
     keeps = ("alpha",)
 
     def backward(self, grad):
@@ -38,6 +42,7 @@ class RsubBackward0(Node):
 
 
 class MulBackward0(Node):
+    element_wise = True
     saves = ("other", "self")
 
     def backward(self, grad):
@@ -50,6 +55,7 @@ class MulBackward0(Node):
 
 
 class AddBackward1(Node):
+    element_wise = True
     def backward(self, grad):
         return grad
 
@@ -63,6 +69,7 @@ def add_scalar(input, other):
 
 
 class MulBackward1(Node):
+    element_wise = True
     keeps = ("other",)
 
     def backward(self, grad):
@@ -70,6 +77,7 @@ class MulBackward1(Node):
 
 
 class DivBackward0(Node):
+    element_wise = True
     saves = ("other", "self")
 
     def backward(self, grad):
@@ -168,6 +176,7 @@ def mul(input, other):
 
 class DivBackward2(Node):
     """Division with a rounding mode is piecewise constant: zero gradients, as in PyTorch."""
+    element_wise = True
     keeps = ("rounding_mode",)
 
     def backward(self, grad):
@@ -175,6 +184,7 @@ class DivBackward2(Node):
 
 
 class DivBackward1(Node):
+    element_wise = True
     keeps = ("other",)
 
     def backward(self, grad):
@@ -194,6 +204,7 @@ def div_scalar(input, other):
 
 
 class SubBackward1(Node):
+    element_wise = True
     def backward(self, grad):
         return grad
 
@@ -250,6 +261,7 @@ def div(input, other, rounding_mode=None):
 
 # ---------------------------------------------------------------------------- powers
 class PowBackward0(Node):
+    element_wise = True
     saves = ("self",)
     keeps = ("exponent",)
 
@@ -262,6 +274,8 @@ class PowBackward0(Node):
 
 
 class PowBackward1(Node):
+    element_wise = True
+    args = ("self", "exponent")
     saves = ("exponent", "result", "self")
 
     def backward(self, grad):
@@ -281,6 +295,8 @@ class PowBackward1(Node):
 
 
 class PowBackward2(Node):
+    element_wise = True
+    args = ("exponent",)
     saves = ("exponent", "result")
     keeps = ("self",)
 
@@ -385,7 +401,7 @@ def _unary(input, fn, node_cls, saves=None, floating=True):
         # keeps them where they are (preserve_layout's order)
         data = preserve_layout(data, data.dtype)
     out = _make(fn(data))
-    if input._requires_grad and grad_mode._state[0]:
+    if input._requires_grad and grad_mode._state[0] or forward_mode.levels and grad_on(input):
         node = node_cls()
         if saves == "self":
             node.save(self=input)
@@ -396,11 +412,13 @@ def _unary(input, fn, node_cls, saves=None, floating=True):
 
 
 class NegBackward0(Node):
+    element_wise = True
     def backward(self, grad):
         return -grad
 
 
 class AbsBackward0(Node):
+    element_wise = True
     saves = ("self",)
 
     def backward(self, grad):
@@ -408,6 +426,7 @@ class AbsBackward0(Node):
 
 
 class ExpBackward0(Node):
+    element_wise = True
     saves = ("result",)
 
     def backward(self, grad):
@@ -415,6 +434,7 @@ class ExpBackward0(Node):
 
 
 class LogBackward0(Node):
+    element_wise = True
     saves = ("self",)
 
     def backward(self, grad):
@@ -422,6 +442,7 @@ class LogBackward0(Node):
 
 
 class Log1PBackward0(Node):
+    element_wise = True
     saves = ("self",)
 
     def backward(self, grad):
@@ -429,6 +450,7 @@ class Log1PBackward0(Node):
 
 
 class SqrtBackward0(Node):
+    element_wise = True
     saves = ("result",)
 
     def backward(self, grad):
@@ -436,6 +458,7 @@ class SqrtBackward0(Node):
 
 
 class SinBackward0(Node):
+    element_wise = True
     saves = ("self",)
 
     def backward(self, grad):
@@ -443,6 +466,7 @@ class SinBackward0(Node):
 
 
 class CosBackward0(Node):
+    element_wise = True
     saves = ("self",)
 
     def backward(self, grad):
@@ -450,6 +474,7 @@ class CosBackward0(Node):
 
 
 class TanBackward0(Node):
+    element_wise = True
     saves = ("result",)
 
     def backward(self, grad):
@@ -457,6 +482,7 @@ class TanBackward0(Node):
 
 
 class TanhBackward0(Node):
+    element_wise = True
     saves = ("result",)
 
     def backward(self, grad):
@@ -464,6 +490,7 @@ class TanhBackward0(Node):
 
 
 class SigmoidBackward0(Node):
+    element_wise = True
     saves = ("result",)
 
     def backward(self, grad):
@@ -471,6 +498,8 @@ class SigmoidBackward0(Node):
 
 
 class TanhBackwardBackward0(Node):
+    element_wise = True
+    args = ("grad_output", "output")
     saves = ("grad_output", "output")
 
     def backward(self, grad):
@@ -482,6 +511,8 @@ class TanhBackwardBackward0(Node):
 
 
 class SigmoidBackwardBackward0(Node):
+    element_wise = True
+    args = ("grad_output", "output")
     saves = ("grad_output", "output")
 
     def backward(self, grad):
@@ -512,6 +543,7 @@ def sigmoid_backward(grad, output):
 
 
 class ReluBackward0(Node):
+    element_wise = True
     saves = ("result",)
 
     def backward(self, grad):
@@ -519,6 +551,8 @@ class ReluBackward0(Node):
 
 
 class ThresholdBackwardBackward0(Node):
+    element_wise = True
+    args = ("grad_output", "self")
     saves = ("self",)
 
     def backward(self, grad):
@@ -541,6 +575,7 @@ def threshold_backward(grad, result):
 
 
 class ReciprocalBackward0(Node):
+    element_wise = True
     saves = ("result",)
 
     def backward(self, grad):
@@ -554,6 +589,7 @@ class ZeroGradBackward(Node):
     ``zeros_like(grad)``, as derivatives.yaml says: not ``grad * 0``, which keeps inf and NaN as NaN.
     """
 
+    element_wise = True
     def backward(self, grad):
         return _make(np.zeros_like(grad._data))
 
@@ -649,6 +685,7 @@ def sign(input):
 
 
 class SgnBackward0(Node):
+    element_wise = True
     saves = ("result", "self")
 
     def backward(self, grad):
@@ -666,7 +703,7 @@ class SgnBackward0(Node):
 def sgn(input):
     """The sign of each element (for real tensors, ``sign``); abs's gradient multiplies by it."""
     out = _make(_np_sign(input._data))
-    if input._requires_grad and grad_mode._state[0]:
+    if input._requires_grad and grad_mode._state[0] or forward_mode.levels and grad_on(input):
         node = SgnBackward0()
         node.save(self=input)
         node.save_output(result=out)
@@ -692,11 +729,15 @@ def trunc(input):
 
 # ---------------------------------------------------------------------------- copies and casts
 class CloneBackward0(Node):
+    element_wise = True
     def backward(self, grad):
         return grad
 
 
 class ToCopyBackward0(Node):
+    def jvp(self, tangents, inputs, result):
+        return to_dtype(tangents[0], result._data.dtype) if result._data.dtype.kind in "fc" else None
+
     def backward(self, grad):
         meta = self._input_meta
         if meta is not None and meta[0] is not None and meta[0][1] != grad._data.dtype and meta[0][1].kind == "f":

@@ -1,0 +1,168 @@
+"""Forward-mode AD: tangents carried beside values, one dual level at a time per user.
+
+Every recorded op already builds a node whose ``backward`` holds one formula per input. Forward
+mode reuses that node: ``record`` hands it here when an input carries a tangent, and the node's
+``jvp`` pushes the tangents forward. A node marked ``element_wise`` gets its JVP derived from its
+backward formula, as derivatives.yaml's ``auto_element_wise`` does: with a diagonal Jacobian, the
+VJP of the tangent is the JVP. Other nodes write ``jvp`` next to ``backward``.
+
+Levels: ``torch.autograd.forward_ad`` allows one at a time, as PyTorch does; ``torch.func``
+nests them (``jacfwd(jacfwd(f))``). While a level's tangent formula runs, that level and the ones
+inside it are switched off, so the formula's own ops carry only the outer levels' tangents.
+"""
+import itertools
+import weakref
+
+from . import grad_mode
+
+# The active levels, outermost first. Kept in a list so the ops' hot path reads one global.
+levels = []
+_level_ids = itertools.count()
+# Tensors given a tangent at each level, so leaving the level can drop them (weak: no leak).
+_holders = {}
+
+NO_LEVEL = ("Trying to create a dual Tensor for forward AD but no level exists, make sure to "
+            "enter_dual_level() first.")
+
+
+def enter_level():
+    level = next(_level_ids)
+    levels.append(level)
+    _holders[level] = []
+    return level
+
+
+def exit_level(level):
+    """Leaves ``level``: every tangent taken at it is dropped."""
+    levels.remove(level)
+    for ref in _holders.pop(level, ()):
+        t = ref()
+        if t is not None and t._fw_grads is not None:
+            t._fw_grads.pop(level, None)
+            if not t._fw_grads:
+                t._fw_grads = None
+
+
+def tangent(t, level=None):
+    """The tangent of ``t`` at ``level`` (the innermost active one by default), or None."""
+    grads = t._fw_grads
+    if grads is None:
+        return None
+    if level is None:
+        if not levels:
+            return None
+        level = levels[-1]
+    return grads.get(level)
+
+
+def set_tangent(t, value, level):
+    if t._fw_grads is None:
+        t._fw_grads = {}
+    if level not in t._fw_grads:
+        _holders[level].append(weakref.ref(t))
+    t._fw_grads[level] = value
+
+
+def has_dual(tensors):
+    """True when some tensor in ``tensors`` carries a tangent at an active level (checked only
+    while a level is active and outside inference mode, where PyTorch computes no tangents)."""
+    if grad_mode._inference[0]:
+        return False
+    for t in tensors:
+        grads = getattr(t, "_fw_grads", None)
+        if grads:
+            for level in grads:
+                if level in levels:
+                    return True
+    return False
+
+
+class _Hidden:
+    """Switches off ``level`` and the levels inside it while its tangent formula runs."""
+
+    def __init__(self, level):
+        self.index = levels.index(level)
+
+    def __enter__(self):
+        self.saved = levels[self.index:]
+        del levels[self.index:]
+
+    def __exit__(self, *exc):
+        levels.extend(self.saved)
+
+
+def propagate(out, node, inputs):
+    """Gives ``out`` (a tensor, or a tuple for a multi-output node) its tangent at every active
+    level where an input has one, from ``node.jvp``."""
+    for level in tuple(levels):
+        tangents = [tangent(t, level) if hasattr(t, "_fw_grads") else None for t in inputs]
+        if all(t is None for t in tangents):
+            continue
+        with _Hidden(level):
+            result = node.jvp(tangents, inputs, out)
+        if isinstance(out, (tuple, list)):
+            for o, r in zip(out, result):
+                if r is not None and o._data.dtype.kind in "fc":
+                    set_tangent(o, _fitted(r, o), level)
+        elif result is not None:
+            set_tangent(out, _fitted(result, out), level)
+
+
+def _fitted(t, out):
+    """A tangent with the primal's shape: a formula may leave it un-broadcast (``x + y`` with only
+    the smaller ``x`` dual)."""
+    if t._data.shape != out._data.shape:
+        from .ops.shape import expand
+        t = expand(t, out._data.shape)
+    return t
+
+
+def zeros_tangent(t):
+    from .ops.base import _make
+    import numpy as np
+    return _make(np.zeros(t._data.shape, dtype=t._data.dtype))
+
+
+_MARK = object()  # an edge marker: "compute this input's formula"
+
+
+def auto_element_wise(node, tangents, inputs, out):
+    """The JVP of an elementwise op from its backward formula: for each input with a tangent, the
+    formula of that input alone, run with the tangent as the output gradient and the primals in
+    place of the saved values; the contributions add up."""
+    names = node.args if node.args is not None else ("self", "other")[:len(inputs)]
+    primals = dict(node._vars or {})
+    for name, x in zip(names, inputs):
+        primals[name] = x
+    primals["result"] = out
+    real_edges, real_vars = getattr(node, "_next_functions", None), node._vars
+    total = None
+    try:
+        node._vars = primals
+        for i, t in enumerate(tangents):
+            if t is None:
+                continue
+            node._next_functions = tuple((_MARK, 0) if j == i else (None, 0) for j in range(len(inputs)))
+            if t._data.shape != out._data.shape:
+                from .ops.shape import expand
+                t = expand(t, out._data.shape)
+            part = node.backward(t)
+            if isinstance(part, tuple):
+                part = part[i]
+            if part is not None:
+                total = part if total is None else total + part
+    finally:
+        node._vars = real_vars
+        if real_edges is None:
+            del node._next_functions
+        else:
+            node._next_functions = real_edges
+    return total
+
+
+def not_implemented(node):
+    return NotImplementedError(
+        f"Trying to use forward AD with {node.name()} that does not support it because it has not been "
+        "implemented yet.\nPlease file an issue to PyTorch at https://github.com/pytorch/pytorch/issues/new"
+        "?template=feature-request.yml so that we can prioritize its implementation or submit a PR adding "
+        "the implementation to derivatives.yaml")
