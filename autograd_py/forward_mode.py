@@ -20,6 +20,9 @@ levels = []
 _level_ids = itertools.count()
 # Tensors given a tangent at each level, so leaving the level can drop them (weak: no leak).
 _holders = {}
+# The playground's forward-mode view: ``listener[0](node, inputs, out, level)`` after each op whose
+# tangents were pushed (None when nobody is watching, so it costs one test).
+listener = [None]
 
 NO_LEVEL = ("Trying to create a dual Tensor for forward AD but no level exists, make sure to "
             "enter_dual_level() first.")
@@ -106,6 +109,8 @@ def propagate(out, node, inputs):
                     set_tangent(o, _fitted(r, o), level)
         elif result is not None:
             set_tangent(out, _fitted(result, out), level)
+        if listener[0] is not None:
+            listener[0](node, inputs, out, level)
 
 
 def _fitted(t, out):

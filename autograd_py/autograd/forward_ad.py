@@ -46,6 +46,12 @@ def exit_dual_level(*, level=None):
     forward_mode.exit_level(_public.pop())
 
 
+def exit_all_levels():
+    """Leaves every public level (a new playground run starts with none, as a new process)."""
+    while _public:
+        forward_mode.exit_level(_public.pop())
+
+
 def _internal(level):
     if level is None:
         return _public[-1] if _public else None

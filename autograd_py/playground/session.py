@@ -29,7 +29,10 @@ import traceback
 import warnings
 
 from .. import engine
+from ..autograd import forward_ad
 from . import graph
+from .forward_view import ForwardRecorder
+from .jacobian_modes import callables, compare
 from .output import (FLUSH_CHARS, FLUSH_INTERVAL_S, MAX_OUTPUT_CHARS, MAX_OUTPUT_LINES,  # noqa: F401 (re-exported)
                                 TRUNCATION_NOTE, OutputCapture, _StreamWriter)
 from .globals import SessionGlobals
@@ -96,6 +99,7 @@ class Session:
     def reset(self):
         """Forgets every name the user defined, and any grad mode, dtype, seed or print option set."""
         self.globals.reset()
+        forward_ad.exit_all_levels()  # a level the last run entered and never left
         self.namespace.clear()
         self.namespace.update({"__name__": "__main__", "__builtins__": __builtins__})
         self.history.clear()
@@ -168,6 +172,13 @@ class Session:
             result.update(grad_change_report(plan, request.get("watch"), watched, delta, self._jacobian))
         return result
 
+    def compare_modes(self, function, input):
+        """The forward-vs-reverse panel: one Jacobian both ways (see ``jacobian_modes.compare``)."""
+        try:
+            return compare(self.namespace, function, input)
+        except RequestError as exc:
+            return {"ok": False, "error": exc.to_json(), "request_error": True}
+
     def jacobian(self, output, input):
         """The Jacobian d output / d input for the view (see ``backward.jacobian``)."""
         try:
@@ -234,6 +245,7 @@ class Session:
         views = {"graph": None, "trace": None, "failed_node": failed, "command": self.commands}
         try:
             views["graph"] = graph.export(self.namespace, budget=GRAPH_BUDGET)
+            views["functions"] = callables(self.namespace)  # what the forward-vs-reverse panel offers
             # The Backward & Jacobian view explains a freed graph before anyone hits the error.
             views["freed_tensors"] = freed_tensor_ids([t for _, t in graph.named_tensors(self.namespace)])
             views["freed_by"] = self.freeing.export()
@@ -258,12 +270,13 @@ class Session:
         self._script = (filename, code)
         recorder = PassRecorder(line_finder=_innermost_user_line, on_boundary=self._on_pass)
         previous_listener = engine.set_listener(recorder)
+        forward = ForwardRecorder()
         error = failed = stopped = None
         start = time.perf_counter()
         try:
             sys.stdout, sys.stderr = stdout, stderr
             sys.displayhook = _display_to(stdout)
-            with warnings.catch_warnings(), self.globals.active():
+            with warnings.catch_warnings(), self.globals.active(), forward:
                 # "always": a learner who repeats a mistake must see the warning again.
                 warnings.simplefilter("always")
                 warnings.showwarning = _warning_printer(capture)
@@ -285,6 +298,7 @@ class Session:
         with self.globals.active():  # the views format values with this session's print options
             self.history.snapshot(self.namespace, {"kind": "command", "command": self.commands})
             views = self._views(recorder, failed, (filename, error["lineno"]) if error else None, stopped)
+            views["forward"] = forward.export(self.namespace) if forward.ops else None
         return {
             "ok": error is None,
             "stdout": capture.text("stdout"),
