@@ -194,7 +194,7 @@ class Session:
         return result
 
     def request_json(self, text):
-        """Answers one JSON request of the views (``backward``, ``jacobian``, ``describe``, ``reset``)."""
+        """Answers one JSON request of the views (``backward``, ``jacobian``, ``describe``, ``compare_modes``, ``reset``)."""
         try:
             request = json.loads(text)
             kind = request.get("type")
@@ -211,6 +211,8 @@ class Session:
             return self.jacobian(request.get("output"), request.get("input"))
         if kind == "describe":
             return describe(self.namespace, request.get("node"))
+        if kind == "compare_modes":
+            return self.compare_modes(request.get("function"), request.get("input"))
         if kind == "reset":
             return {**self.reset(), "stdout": "", "stderr": "", "error": None, "duration_ms": 0,
                     **self._views(None, None)}

@@ -5,7 +5,7 @@
 
 import { failedResult } from "./failed_result.js";
 
-const VIEW_REQUESTS = new Set(["reset", "backward", "jacobian", "describe"]);
+const VIEW_REQUESTS = new Set(["reset", "backward", "jacobian", "describe", "compare_modes"]);
 
 async function fetchBytes(url) {
   const response = await fetch(url);

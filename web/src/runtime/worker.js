@@ -14,6 +14,7 @@
 //                                  run an interactive backward (Python builds and echoes the call)
 //     {id, type: "jacobian", output, input}   the Jacobian, one autograd.grad per row
 //     {id, type: "describe", node}            a graph node's details (saved tensors, formula)
+//     {id, type: "compare_modes", function, input}   one Jacobian by JVPs and by VJPs (the modes panel)
 //     {type: "ping"}               answered at once by a pong (not queued; see python_client.js)
 //   worker -> page, over the port
 //     {type: "alive"}                        the lock is held; the page may watch it
