@@ -18,6 +18,7 @@ _np_erf = np.frompyfunc(math.erf, 1, 1)
 
 # ---------------------------------------------------------------------------- leaky_relu
 class LeakyReluBackward0(Node):
+    element_wise, args = True, ("self",)
     saves = ("self",)
     keeps = ("negative_slope",)
 
@@ -28,6 +29,7 @@ class LeakyReluBackward0(Node):
 
 class LeakyReluBackward1(Node):
     """The in-place form saves its result; the sign of the result is the sign of the input."""
+    element_wise, args = True, ("self",)
 
     def backward(self, grad):
         y = self.saved("result")
@@ -63,6 +65,7 @@ def leaky_relu_(input, negative_slope=0.01):
 
 # ---------------------------------------------------------------------------- elu
 class EluBackward0(Node):
+    element_wise, args = True, ("self",)
     saves = ("self",)
     keeps = ("alpha", "input_scale", "scale")
     input_scale = scale = 1
@@ -86,6 +89,7 @@ def elu(input, alpha=1.0):
 
 # ---------------------------------------------------------------------------- gelu
 class ErfBackward0(Node):
+    element_wise, args = True, ("self",)
     def backward(self, grad):
         x = self.saved("self")
         return grad * (exp(-(x * x)) * (2.0 / math.sqrt(math.pi)))
@@ -103,6 +107,7 @@ def erf(input):
 
 
 class GeluBackward0(Node):
+    element_wise, args = True, ("self",)
     saves = ("self",)
     keeps = ("approximate",)
 
@@ -154,6 +159,7 @@ def gelu(input, approximate="none"):
 
 # ---------------------------------------------------------------------------- silu / softplus
 class SiluBackward0(Node):
+    element_wise, args = True, ("self",)
     saves = ("self",)
 
     def backward(self, grad):
@@ -173,6 +179,7 @@ def silu(input):
 
 
 class SoftplusBackward0(Node):
+    element_wise, args = True, ("self",)
     saves = ("self",)
     keeps = ("beta", "threshold")
 
@@ -208,6 +215,9 @@ def softplus(input, beta=1.0, threshold=20.0):
 class ConstantPadNdBackward0(Node):
     def backward(self, grad):
         return constant_pad_nd(grad, [-p for p in self.pad], 0.0)
+
+    def jvp(self, tangents, inputs, result):
+        return constant_pad_nd(tangents[0], self.pad, 0.0)
 
 
 def constant_pad_nd(input, pad, value=0.0):

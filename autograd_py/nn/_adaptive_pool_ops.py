@@ -29,12 +29,18 @@ class AdaptiveAvgPool2DBackward0(Node):
     def backward(self, grad):
         return adaptive_avg_pool2d_backward(grad, self.saved("self"))
 
+    def jvp(self, tangents, inputs, result):
+        return _adaptive_avg_pool2d(tangents[0], result._data.shape[-2:])
+
 
 class AdaptiveAvgPool2DBackwardBackward0(Node):
     supports_batched = False
 
     def backward(self, grad):
         return _adaptive_avg_pool2d(grad, self.out_hw), zeros_for_self(self.input_shape, grad._data.dtype)
+
+    def jvp(self, tangents, inputs, result):
+        return adaptive_avg_pool2d_backward(tangents[0], inputs[1]) if tangents[0] is not None else None
 
 
 def adaptive_avg_pool2d_backward(grad, input):

@@ -32,6 +32,17 @@ class ConvolutionBackward0(Node):
         mask = tuple(fn is not None for fn, _ in self._next_functions)
         return convolution_backward(grad, self.saved("input"), self.saved("weight"), self, mask)
 
+    def jvp(self, tangents, inputs, result):
+        """Bilinear in input and weight, plus the bias: derivatives.yaml's ``convolution_jvp``."""
+        (x, w, _), (tx, tw, tb) = inputs, tangents
+        out = convolution(tx, w, tb, self) if tx is not None else None
+        if tw is not None:
+            term = convolution(x, tw, tb if out is None else None, self)
+            out = term if out is None else out + term
+        if out is None:
+            out = reshape(tb, (tb._data.shape[0],) + (1,) * (result._data.ndim - 2))
+        return out
+
 
 class ConvolutionBackwardBackward0(Node):
     """Differentiates (grad_input, grad_weight, grad_bias) for (grad_output, input, weight): each is
@@ -62,6 +73,23 @@ class ConvolutionBackwardBackward0(Node):
             if not g_w._requires_grad:
                 g_w = _as_result_view(g_w._data, self.groups)
         return g_grad, g_x, g_w
+
+    def jvp(self, tangents, inputs, result):
+        """Each output is linear in grad_output and in one of input/weight (product rule)."""
+        (grad, x, w), (tg, tx, tw) = inputs, tangents
+        parts = [None, None, None]
+
+        def add(i, term):
+            parts[i] = term if parts[i] is None else parts[i] + term
+        if tg is not None:
+            for i, term in enumerate(convolution_backward(tg, x, w, self, self.mask)):
+                if term is not None:
+                    add(i, term)
+        if tw is not None and self.mask[0]:
+            add(0, convolution_backward(grad, x, tw, self, (True, False, False))[0])
+        if tx is not None and self.mask[1]:
+            add(1, convolution_backward(grad, tx, w, self, (False, True, False))[1])
+        return tuple(p for p, wanted in zip(parts, self.mask) if wanted)
 
 
 def _as_result_view(data, groups):
@@ -101,6 +129,7 @@ def convolution_backward(grad, input, weight, params, mask):
         outs[2] = _make(g.sum(axis=(0,) + tuple(range(2, g.ndim))))
     if grad_on(grad, input, weight):
         node = _copy_params(ConvolutionBackwardBackward0(), params)
+        node.mask = tuple(bool(m) for m in mask)
         node.save(grad_output=grad, input=input, weight=weight)
         present = [o for o in outs if o is not None]
         record_outputs(present, node, (grad, input, weight))

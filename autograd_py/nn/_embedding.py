@@ -8,10 +8,17 @@ class EmbeddingBackward0(Node):
     def backward(self, grad):
         return embedding_dense_backward(grad, self.indices, self.num_weights, self.padding_idx)
 
+    def jvp(self, tangents, inputs, result):
+        # The lookup of the weight's tangent: padding rows are read as they are, as in the forward.
+        return _lookup(tangents[0], self.indices, self.padding_idx, zero_padding=False)
+
 
 class EmbeddingDenseBackwardBackward0(Node):
     def backward(self, grad):
         return _lookup(grad, self.indices, self.padding_idx)
+
+    def jvp(self, tangents, inputs, result):
+        return embedding_dense_backward(tangents[0], self.indices, self.num_weights, self.padding_idx)
 
 
 def embedding_dense_backward(grad, indices, num_weights, padding_idx):
@@ -24,15 +31,15 @@ def embedding_dense_backward(grad, indices, num_weights, padding_idx):
     out = _make(out_data)
     if grad_on(grad):
         node = EmbeddingDenseBackwardBackward0()
-        node.indices, node.padding_idx = indices, padding_idx
+        node.indices, node.padding_idx, node.num_weights = indices, padding_idx, num_weights
         record(out, node, (grad,))
     return out
 
 
-def _lookup(weight, indices, padding_idx):
-    """The rows of ``weight`` at ``indices`` (padding rows read as 0 here, as in the double backward)."""
+def _lookup(weight, indices, padding_idx, zero_padding=True):
+    """The rows of ``weight`` at ``indices`` (padding rows read as 0 in the double backward)."""
     data = weight._data[indices]
-    if padding_idx != -1:
+    if padding_idx != -1 and zero_padding:
         data = np.where((indices == padding_idx)[..., None], 0, data).astype(weight._data.dtype, copy=False)
     out = _make(data)
     if grad_on(weight):

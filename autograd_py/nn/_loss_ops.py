@@ -8,6 +8,7 @@ from ..node import Node
 from ..ops.base import _make, grad_on, np, record, result_np_dtype
 from ..ops.comparison import clamp, where
 from ..ops.pointwise import abs, exp, log, log1p, relu, sigmoid, sign
+from ..ops.reduction import mean as _mean, sum as _sum
 from ..ops.shape import unsqueeze
 
 NONE, MEAN, SUM = 0, 1, 2
@@ -32,6 +33,23 @@ def _scale(node, g, numel):
     return g / numel if node.reduction == MEAN else g
 
 
+def _reduced(node, loss):
+    """derivatives.yaml's ``apply_loss_reduction``: a loss's tangent is its unreduced tangent, reduced."""
+    if node.reduction == NONE:
+        return loss
+    return _mean(loss) if node.reduction == MEAN else _sum(loss)
+
+
+def _two_sided(tangents, part):
+    """The unreduced tangent of a loss of ``input - target``: ``part`` of ``input``'s tangent minus
+    ``part`` of ``target``'s (derivatives.yaml writes the second with the arguments swapped)."""
+    ti, tt = tangents
+    total = part(ti) if ti is not None else None
+    if tt is not None:
+        total = -part(tt) if total is None else total - part(tt)
+    return total
+
+
 def _type_name(np_dtype):
     return dtypes.from_numpy_dtype(np.dtype(np_dtype)).legacy_name[:-6]
 
@@ -47,6 +65,10 @@ class MseLossBackward0(Node):
         gi = g if self._next_functions[0][0] is not None else None
         gt = -g if self._next_functions[1][0] is not None else None
         return gi, gt
+
+    def jvp(self, tangents, inputs, result):
+        x, t = inputs
+        return _reduced(self, _two_sided(tangents, lambda d: (x - t) * 2 * d))
 
 
 def mse_loss(input, target, reduction):
@@ -73,6 +95,11 @@ class SmoothL1LossBackward0(Node):
         gt = -g if self._next_functions[1][0] is not None else None
         return gi, gt
 
+    def jvp(self, tangents, inputs, result):
+        d = inputs[0] - inputs[1]
+        slope = where(abs(d) < self.beta, d / self.beta, sign(d))
+        return _reduced(self, _two_sided(tangents, lambda v: slope * v))
+
 
 def smooth_l1_loss(input, target, reduction, beta):
     """``0.5 d**2 / beta`` where ``|d| < beta``, else ``|d| - 0.5 beta`` (``d = input - target``)."""
@@ -96,6 +123,10 @@ class NllLossBackward0(Node):
         if self.reduction == NONE and coef._data.ndim > 1:
             grad = unsqueeze(grad, 1)  # one loss per sample: spread it over the class dim
         return grad * coef
+
+    def jvp(self, tangents, inputs, result):
+        # The loss is linear in its input: the same loss of the tangent (derivatives.yaml).
+        return nll_loss(tangents[0], self.target, self.weight, self.reduction, self.ignore_index, type(self))
 
 
 class NllLoss2DBackward0(NllLossBackward0):
@@ -140,6 +171,7 @@ def nll_loss(input, target, weight, reduction, ignore_index, node_cls=NllLossBac
         np.put_along_axis(coef, safe[:, None], -scale.astype(x.dtype)[:, None], axis=1)
         node = node_cls()
         node.reduction = reduction
+        node.target, node.weight, node.ignore_index = target, weight, ignore_index  # for the tangent
         node.save(coef=_make(coef[0] if batchless else coef))
         record(out, node, (input,))
     return out
@@ -154,12 +186,29 @@ class BinaryCrossEntropyBackward0(Node):
         x, t, w = self.saved("self"), self.saved("target"), self.saved("weight")
         gi = gt = None
         if self._next_functions[0][0] is not None:
-            gi = (x - t) / clamp((1 - x) * x, min=BCE_EPSILON) * grad
-            gi = _scale(self, gi * w if w is not None else gi, self.numel)
+            gi = _scale(self, _bce_input_part(grad, x, t, w), self.numel)
         if self._next_functions[1][0] is not None:
-            gt = -log(x / (1 - x)) * grad
-            gt = _scale(self, gt * w if w is not None else gt, self.numel)
+            gt = _scale(self, _bce_target_part(grad, x, w), self.numel)
         return gi, gt
+
+    def jvp(self, tangents, inputs, result):
+        (x, t), w = inputs, self.weight
+        ti, tt = tangents
+        total = _bce_input_part(ti, x, t, w) if ti is not None else None
+        if tt is not None:
+            part = _bce_target_part(tt, x, w)
+            total = part if total is None else total + part
+        return _reduced(self, total)
+
+
+def _bce_input_part(grad, x, t, w):
+    part = (x - t) / clamp((1 - x) * x, min=BCE_EPSILON) * grad
+    return part * w if w is not None else part
+
+
+def _bce_target_part(grad, x, w):
+    part = -log(x / (1 - x)) * grad
+    return part * w if w is not None else part
 
 
 def binary_cross_entropy(input, target, weight, reduction):
@@ -176,7 +225,7 @@ def binary_cross_entropy(input, target, weight, reduction):
     out = _make(_reduce_np(loss, reduction))
     if grad_on(input, target):
         node = BinaryCrossEntropyBackward0()
-        node.reduction, node.numel = reduction, x.size
+        node.reduction, node.numel, node.weight = reduction, x.size, weight
         node.save(self=input, target=target, weight=weight)
         record(out, node, (input, target))
     return out
@@ -192,20 +241,36 @@ class BinaryCrossEntropyWithLogitsBackward0(Node):
         w, pw = self.saved("weight"), self.saved("pos_weight")
         gi = gt = None
         if self._next_functions[0][0] is not None:
-            if pw is not None:
-                pt = pw * t
-                gi = (pt + 1 - t) * sigmoid(x) - pt
-            else:
-                gi = sigmoid(x) - t
-            gi = gi * grad
-            gi = _scale(self, gi * w if w is not None else gi, self.numel)
+            gi = _scale(self, _logits_input_part(grad, x, t, w, pw), self.numel)
         if self._next_functions[1][0] is not None:
-            if pw is not None:
-                gt = (_log_sigmoid(-x) - _log_sigmoid(x) * pw) * grad
-            else:
-                gt = -x * grad
-            gt = _scale(self, gt * w if w is not None else gt, self.numel)
+            gt = _scale(self, _logits_target_part(grad, x, w, pw), self.numel)
         return gi, gt
+
+    def jvp(self, tangents, inputs, result):
+        (x, t), (w, pw) = inputs, self.weights
+        ti, tt = tangents
+        total = _logits_input_part(ti, x, t, w, pw) if ti is not None else None
+        if tt is not None:
+            part = _logits_target_part(tt, x, w, pw)
+            total = part if total is None else total + part
+        return _reduced(self, total)
+
+
+def _logits_input_part(grad, x, t, w, pw):
+    if pw is not None:
+        pt = pw * t
+        part = ((pt + 1 - t) * sigmoid(x) - pt) * grad
+    else:
+        part = (sigmoid(x) - t) * grad
+    return part * w if w is not None else part
+
+
+def _logits_target_part(grad, x, w, pw):
+    if pw is not None:
+        part = (_log_sigmoid(-x) - _log_sigmoid(x) * pw) * grad
+    else:
+        part = -x * grad
+    return part * w if w is not None else part
 
 
 def binary_cross_entropy_with_logits(input, target, weight, pos_weight, reduction):
@@ -224,7 +289,7 @@ def binary_cross_entropy_with_logits(input, target, weight, pos_weight, reductio
     out = _make(_reduce_np(np.asarray(loss, dtype=np.result_type(loss.dtype, dt)), reduction))
     if grad_on(input, target):
         node = BinaryCrossEntropyWithLogitsBackward0()
-        node.reduction, node.numel = reduction, x.size
+        node.reduction, node.numel, node.weights = reduction, x.size, (weight, pos_weight)
         node.save(self=input, target=target, weight=weight, pos_weight=pos_weight)
         record(out, node, (input, target))
     return out
@@ -233,6 +298,7 @@ def binary_cross_entropy_with_logits(input, target, weight, pos_weight, reductio
 # ---------------------------------------------------------------------------- division by a number
 class DivBackward1(Node):
     """Backward of ``tensor / number`` as ATen's composite losses call it (``div.Scalar``)."""
+    element_wise, args = True, ("self",)
 
     def backward(self, grad):
         return grad / self.other

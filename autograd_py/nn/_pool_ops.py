@@ -119,16 +119,29 @@ class MaxPool2DWithIndicesBackward0(Node):
     def backward(self, grad):
         return max_pool2d_with_indices_backward(grad, self.saved("self"), self.saved("result1"))
 
+    def jvp(self, tangents, inputs, result):
+        return _pick(tangents[0], self.indices)
+
 
 class MaxPool2DWithIndicesBackwardBackward0(Node):
     saves = ("indices",)
     supports_batched = False
 
     def backward(self, grad):
-        indices = self.saved("indices")
-        flat = reshape(grad, grad._data.shape[:-2] + (-1,))
-        picked = gather(flat, -1, reshape(indices, indices._data.shape[:-2] + (-1,)))
-        return reshape(picked, indices._data.shape), zeros_for_self(self.input_shape, grad._data.dtype)
+        return _pick(grad, self.saved("indices")), zeros_for_self(self.input_shape, grad._data.dtype)
+
+    def jvp(self, tangents, inputs, result):
+        # Linear in grad_output; the pooled input only chose the indices.
+        return max_pool2d_with_indices_backward(tangents[0], inputs[1], self.indices) if tangents[0] is not None \
+            else None
+
+
+def _pick(values, indices):
+    """The element of each ``H * W`` plane of ``values`` at each of ``indices``: a max pool's
+    tangent, and the gradient of its backward."""
+    flat = reshape(values, values._data.shape[:-2] + (-1,))
+    picked = gather(flat, -1, reshape(indices, indices._data.shape[:-2] + (-1,)))
+    return reshape(picked, indices._data.shape)
 
 
 def zeros_for_self(shape, dtype):
@@ -148,7 +161,7 @@ def max_pool2d_with_indices_backward(grad, input, indices):
     if grad_on(grad, input):
         node = MaxPool2DWithIndicesBackwardBackward0()
         node.save(indices=indices)
-        node.input_shape = shape
+        node.input_shape, node.indices = shape, indices
         record(out, node, (grad, input))
     return out
 
@@ -172,7 +185,7 @@ def max_pool2d_with_indices(input, kernel_size, stride=None, padding=0, dilation
         node = MaxPool2DWithIndicesBackward0()
         node.kernel_size, node.stride = _shown(kernel_size), _shown(stride_arg)
         node.padding, node.dilation = _shown(padding_arg), _shown(dilation_arg)
-        node.ceil_mode = bool(ceil_mode)
+        node.ceil_mode, node.indices = bool(ceil_mode), indices
         node.save(self=input, result1=indices)
         record(result, node, (input,))
     return (result, indices) if return_indices else result
@@ -236,12 +249,18 @@ class AvgPool2DBackward0(Node):
     def backward(self, grad):
         return avg_pool2d_backward(grad, self.saved("self"), self)
 
+    def jvp(self, tangents, inputs, result):
+        return _avg_pool2d(tangents[0], self)
+
 
 class AvgPool2DBackwardBackward0(Node):
     supports_batched = False
 
     def backward(self, grad):
         return _avg_pool2d(grad, self), zeros_for_self(self.input_shape, grad._data.dtype)
+
+    def jvp(self, tangents, inputs, result):
+        return avg_pool2d_backward(tangents[0], inputs[1], self) if tangents[0] is not None else None
 
 
 def avg_pool2d_backward(grad, input, params):
