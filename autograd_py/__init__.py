@@ -63,7 +63,7 @@ def numel(input):
     return input.numel()
 
 
-_LAZY_SUBMODULES = ("nn", "optim", "cuda", "accelerator", "backends", "serialization", "utils")
+_LAZY_SUBMODULES = ("nn", "optim", "cuda", "accelerator", "backends", "serialization", "utils", "func")
 _LAZY_FUNCTIONS = {"save": "serialization", "load": "serialization", "conv1d": "nn.functional",
                    "conv2d": "nn.functional", "max_pool2d": "nn.functional"}
 

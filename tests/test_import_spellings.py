@@ -40,6 +40,8 @@ SPELLINGS = [
     "from torch.utils import data",
     "from torch.utils.data import DataLoader, TensorDataset",
     "import torch.serialization",
+    "import torch.func",
+    "from torch.func import grad, jacrev",
 ]
 
 CHECK = textwrap.dedent("""

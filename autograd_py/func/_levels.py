@@ -1,0 +1,143 @@
+"""Transform levels on the existing engines: what functorch's wrapper tensors do, without wrappers.
+
+functorch wraps every tensor a transform sees in a per-level wrapper, so a transform nested in
+another (``grad(grad(f))``, ``jacfwd(jacrev(f))``) differentiates only through its own level. Here
+the one reverse-mode graph and the forward-mode tangents per level do the bookkeeping:
+
+- a :class:`GradLevel` gives each input it differentiates a private leaf (or, when the input
+  already requires grad for an outer computation, an alias still linked to it), and on the way out
+  cuts from its results the history that leads only to those private leaves: what is left is
+  the outer computations' history, which must stay differentiable;
+- a :class:`JvpLevel` is a ``forward_mode`` level of its own (levels nest), entered and left
+  around one call of the function.
+"""
+from .. import forward_mode, grad_mode
+from .._tensor import Tensor
+from ..node import AccumulateGrad
+
+
+class _LevelsHidden:
+    """Ops run here push no tangent at any level (the caller copies tangents itself)."""
+
+    def __enter__(self):
+        self.saved = forward_mode.levels[:]
+        del forward_mode.levels[:]
+
+    def __exit__(self, *exc):
+        forward_mode.levels[:] = self.saved
+
+
+def alias(t):
+    """A view of ``t`` (linked to its history) with ``t``'s tangents at every active level."""
+    from ..ops.shape import view
+    with _LevelsHidden():
+        out = view(t, t._data.shape)
+    copy_tangents(t, out)
+    return out
+
+
+def copy_tangents(src, dst, fix=None):
+    for level in forward_mode.levels:
+        t = forward_mode.tangent(src, level)
+        if t is not None:
+            forward_mode.set_tangent(dst, t if fix is None else fix(t), level)
+
+
+class GradLevel:
+    """One reverse-mode transform call: its private leaves and the cut of its results."""
+
+    def __init__(self):
+        self.leaves = {}  # id -> leaf; the leaf is kept alive so its id stays its own
+
+    def differentiable(self, x):
+        """The tensor ``func`` receives in place of the input ``x`` it is differentiated for."""
+        if not isinstance(x, Tensor):
+            raise ValueError(f"Thing passed to transform API must be Tensor, got {type(x)}")
+        if x.requires_grad:
+            return alias(x)
+        leaf = x.detach()
+        leaf.requires_grad_(True)
+        copy_tangents(x, leaf)
+        self.leaves[id(leaf)] = leaf
+        return leaf
+
+    def reaches_outside(self, tensors):
+        """True when some history of ``tensors`` leads to a leaf this level did not make: an
+        outer computation (an enclosing transform, or plain autograd) differentiates through it."""
+        stack, seen = [], set()
+        for t in tensors:
+            if not isinstance(t, Tensor) or not t.requires_grad:
+                continue
+            fn = t.grad_fn
+            if fn is None:
+                if id(t) not in self.leaves:
+                    return True
+            else:
+                stack.append(fn)
+        while stack:
+            node = stack.pop()
+            if isinstance(node, AccumulateGrad):
+                if node.variable is None or id(node.variable) not in self.leaves:
+                    return True
+                continue
+            for nxt, _ in node.next_functions:
+                if nxt is not None and id(nxt) not in seen:
+                    seen.add(id(nxt))
+                    stack.append(nxt)
+        return False
+
+    def unwrap(self, t):
+        """``t`` as seen outside this level: without the history that leads only here."""
+        if not isinstance(t, Tensor):
+            return t
+        if not t.requires_grad or self.reaches_outside([t]):
+            return t
+        out = t.detach()
+        copy_tangents(t, out, self.unwrap)
+        return out
+
+    def unwrap_aux(self, aux):
+        from ._pytree import tree_map
+
+        def unwrap_tensor(x):
+            if isinstance(x, Tensor):
+                return self.unwrap(x)
+            raise RuntimeError(f"Expected tensors, got unsupported type {type(x)}")
+        return tree_map(unwrap_tensor, aux)
+
+
+def needs_graph(level, outputs, extra=()):
+    """Whether the backward pass must be recorded: its result is differentiable for someone
+    outside ``level`` (an outer history or a cotangent that requires grad), or carries tangents."""
+    if not grad_mode.is_grad_enabled():
+        return False
+    return bool(forward_mode.levels) or level.reaches_outside(list(outputs) + list(extra))
+
+
+class JvpLevel:
+    """A forward-mode level of its own for one call of the function (nests in other levels)."""
+
+    def __enter__(self):
+        self.level = forward_mode.enter_level()
+        return self
+
+    def __exit__(self, *exc):
+        forward_mode.exit_level(self.level)
+
+    def dual(self, primal, tangent):
+        """An alias of ``primal`` carrying ``tangent`` at this level, as ``make_dual`` makes."""
+        from ..autograd.forward_ad import _laid_out_like
+        for name, t in (("primal", primal), ("tangent", tangent)):
+            if t._data.dtype.kind not in "fc":
+                raise ValueError(f"Expected {name} to be floating point or complex, but got: {t.dtype}")
+        if tangent._data.shape != primal._data.shape:
+            raise RuntimeError("Trying to set a forward gradient that has a different size than that of the "
+                               f"original Tensor, this is not supported. Tensor is of size "
+                               f"{list(primal._data.shape)} while the given forward gradient is of size "
+                               f"{list(tangent._data.shape)}.")
+        out = alias(primal)
+        forward_mode.set_tangent(out, _laid_out_like(tangent, primal), self.level)
+        return out
+
+    def tangent(self, t):
+        return forward_mode.tangent(t, self.level)
