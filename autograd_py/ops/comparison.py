@@ -5,6 +5,8 @@ from .base import Tensor, _make, grad_on, np, operands, record, result_np_dtype,
 
 # ---------------------------------------------------------------------------- clamp, max/min, where
 class ClampBackward1(Node):
+    element_wise = True
+    args = ("self",)
     saves = ("self",)
     keeps = ("max", "min")
 
@@ -26,6 +28,15 @@ class ClampMaxBackward0(ClampBackward1):
 
 class ClampBackward0(Node):
     """Tensor bounds: each element's gradient goes to whichever of self, min, max it was taken from."""
+
+    def jvp(self, tangents, inputs, result):
+        # clamp_jvp: unlike the backward, a tie with a lone bound takes the bound's tangent
+        (xt, lo_t, hi_t), (x, lo, hi) = _zeros_for_none(tangents, inputs), inputs
+        if lo is not None and hi is not None:
+            return where(lo > hi, hi_t, where(x < lo, lo_t, where(x > hi, hi_t, xt)))
+        if lo is not None:
+            return where(x > lo, xt, lo_t)
+        return where(x < hi, xt, hi_t)
 
     def backward(self, grad):
         x, lo, hi = self.saved("self"), self.saved("min"), self.saved("max")
@@ -97,8 +108,25 @@ def clamp(input, min=None, max=None, _node=ClampBackward1):
     return out
 
 
+def _zeros_for_none(tangents, inputs):
+    """The tangents, a zero tensor for each tensor input without one (PyTorch's zero tangent)."""
+    from ..forward_mode import zeros_tangent
+    return [zeros_tangent(x) if t is None and isinstance(x, Tensor) else t for t, x in zip(tangents, inputs)]
+
+
+def _pick_jvp(tangents, inputs, result, a_wins):
+    """``other_t + where(self == other, 0.5, a_wins) * (self_t - other_t)``: a tie takes the mean."""
+    at, bt = _zeros_for_none(tangents, inputs)
+    a, b = operands(*inputs)
+    share = _make(np.where(a == b, 0.5, a_wins(a, b)).astype(result._data.dtype))
+    return bt + share * (at - bt)
+
+
 class MaximumBackward0(Node):
     saves = ("other", "self")
+
+    def jvp(self, tangents, inputs, result):
+        return _pick_jvp(tangents, inputs, result, np.greater)
 
     def backward(self, grad):
         a, b = self.saved("self"), self.saved("other")
@@ -107,6 +135,9 @@ class MaximumBackward0(Node):
 
 class MinimumBackward0(Node):
     saves = ("other", "self")
+
+    def jvp(self, tangents, inputs, result):
+        return _pick_jvp(tangents, inputs, result, np.less)
 
     def backward(self, grad):
         a, b = self.saved("self"), self.saved("other")
@@ -144,6 +175,10 @@ def minimum(input, other):
 class WhereBackward0(Node):
     saves = ("condition",)
 
+    def jvp(self, tangents, inputs, result):
+        ta, tb = tangents  # a number, or a tensor without a tangent, contributes 0
+        return where(self.condition, 0.0 if ta is None else ta, 0.0 if tb is None else tb)
+
     def backward(self, grad):
         cond = self.saved("condition")
         ga = where(cond, grad, 0.0) if self._next_functions[0][0] is not None else None
@@ -180,7 +215,8 @@ def where(condition, input=None, other=None):
     out = _make(np.where(cond.astype(bool, copy=False), a, b))
     if grad_on(input, other):
         node = WhereBackward0()
-        node.save(condition=condition if isinstance(condition, Tensor) else _make(cond))
+        node.condition = condition if isinstance(condition, Tensor) else _make(cond)
+        node.save(condition=node.condition)
         record(out, node, (input, other))
     return out
 
@@ -212,6 +248,9 @@ bitwise_xor = _compare(np.bitwise_xor)
 class RemainderBackward0(Node):
     """``tensor % number``: the gradient passes through (the quotient is piecewise constant)."""
 
+    element_wise = True
+    args = ()
+
     def backward(self, grad):
         return grad
 
@@ -219,6 +258,15 @@ class RemainderBackward0(Node):
 class RemainderBackward1(Node):
     saves = ("other", "self")
     rounding = "floor"
+
+    def jvp(self, tangents, inputs, result):
+        # self_t - other_t * self.div(other, rounding_mode)
+        from .pointwise import div
+        (at, bt), (a, b) = tangents, inputs
+        if bt is None:
+            return at
+        part = bt * div(a, b, rounding_mode=self.rounding)
+        return -part if at is None else at - part
 
     def backward(self, grad):
         from .pointwise import div
@@ -248,6 +296,9 @@ class _NotImplemented(Node):
 
     def backward(self, grad):
         raise RuntimeError(f"derivative for aten::{self.op} is not implemented")
+
+    def jvp(self, tangents, inputs, result):
+        raise NotImplementedError(f"Trying to use forward AD with aten::{self.op} that does not support it.")
 
     def name(self):
         return "torch::autograd::NotImplemented"

@@ -11,6 +11,13 @@ class CumprodBackward0(Node):
     saves = ("self", "result")
     keeps = ("dim",)
 
+    def jvp(self, tangents, inputs, result):
+        t, x = tangents[0], inputs[0]
+        if t._data.dtype != result._data.dtype:  # cumprod_jvp(...).to(dtype)
+            from .pointwise import to_dtype
+            t, x = to_dtype(t, result._data.dtype), to_dtype(x, result._data.dtype)
+        return cumprod_jvp(t, x, result, self.axis)
+
     def backward(self, grad):
         x, out = self.saved("self"), self.saved("result")
         return cumprod_backward(grad, x, self.axis, out)
@@ -40,6 +47,24 @@ def cumprod(input, dim, dtype=None):
         node.save_output(result=out)
         record(out, node, (input,))
     return out
+
+
+def cumprod_jvp(t, x, result, axis):
+    """``cumsum(t / x) * result`` when ``x`` has no zeros (PyTorch's generic formula); with zeros,
+    each output's tangent term by term: sum over j <= k of t[j] times the product of x[:k+1]
+    without x[j] (O(n^2), in differentiable ops)."""
+    from .reduction import cumsum
+    if not x._data.size or not np.any(x._data == 0):
+        return cumsum(t / x, axis) * result
+    from .comparison import where
+    from .reduction import sum
+    from .shape import transpose, unsqueeze
+    n = x._data.shape[axis]
+    eye = _make(np.eye(n, dtype=bool))
+    rows = cumprod(where(eye, 1.0, unsqueeze(transpose(x, axis, -1), -2)), -1)  # [..., j, k]
+    upto = _make(np.triu(np.ones((n, n), dtype=bool)))  # only j <= k contributes to output k
+    terms = where(upto, rows * unsqueeze(transpose(t, axis, -1), -1), 0.0)
+    return transpose(sum(terms, -2), axis, -1)  # the swap undone
 
 
 def _reversed_cumsum(w, axis):

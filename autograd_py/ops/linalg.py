@@ -49,9 +49,22 @@ def _product_node(cls, out, a, b, first="self", second="mat2"):
     return node
 
 
+def _bilinear_jvp(op, tangents, inputs):
+    """``op(a_t, b_p) + op(a_p, b_t)``: a product's tangent, a missing tangent counting as zero."""
+    (ta, tb), (a, b) = tangents, inputs
+    out = op(ta, b) if ta is not None else None
+    if tb is not None:
+        part = op(a, tb)
+        out = part if out is None else out + part
+    return out
+
+
 class MmBackward0(Node):
     saves = ("mat2", "self")
     keeps = ("mat2_sym_sizes", "mat2_sym_strides", "self_sym_sizes", "self_sym_strides")
+
+    def jvp(self, tangents, inputs, result):
+        return _bilinear_jvp(mm, tangents, inputs)
 
     def backward(self, grad):
         ga = gb = None
@@ -100,6 +113,12 @@ class AddmmBackward0(Node):
     keeps = ("alpha", "beta", "mat1_sym_sizes", "mat1_sym_strides", "mat2_sym_sizes", "mat2_sym_strides")
     alpha = beta = 1
 
+    def jvp(self, tangents, inputs, result):
+        out = _bilinear_jvp(mm, tangents[1:], inputs[1:])
+        if tangents[0] is not None:
+            out = tangents[0] if out is None else tangents[0] + out
+        return out
+
     def backward(self, grad):
         gs = grad if self._next_functions[0][0] is not None else None
         g1 = g2 = None
@@ -126,6 +145,9 @@ def addmm(input, mat1, mat2):
 
 class DotBackward0(Node):
     saves = ("self", "tensor")
+
+    def jvp(self, tangents, inputs, result):
+        return _bilinear_jvp(dot, tangents, inputs)
 
     def backward(self, grad):
         if batch_ndim[0]:
@@ -158,6 +180,9 @@ inner = dot
 class MvBackward0(Node):
     saves = ("self", "vec")
 
+    def jvp(self, tangents, inputs, result):
+        return _bilinear_jvp(mv, tangents, inputs)
+
     def backward(self, grad):
         ga = gb = None
         if self._next_functions[0][0] is not None:
@@ -187,6 +212,9 @@ def mv(input, vec):
 
 class BmmBackward0(Node):
     saves = ("mat2", "self")
+
+    def jvp(self, tangents, inputs, result):
+        return _bilinear_jvp(matmul_batched, tangents, inputs)
 
     def backward(self, grad):
         ga = gb = None
@@ -303,6 +331,9 @@ def _matmul_bmm(input, other):
 
 
 class UnsafeViewBackward0(Node):
+    def jvp(self, tangents, inputs, result):
+        return _unsafe_view(tangents[0], result._data.shape)  # auto_linear
+
     def backward(self, grad):
         return reshape(grad, batched(grad, self.shape))
 

@@ -8,7 +8,7 @@ from .._tensor import _wrap_dim, _wrap_dims
 from .base import _make, batch_ndim, batched, float_data, grad_on, np, record, written_in_place
 from .comparison import where
 from .pointwise import sgn
-from .shape import expand, unsqueeze
+from .shape import expand, squeeze, unsqueeze
 
 
 def _dims(dim, ndim):
@@ -54,6 +54,18 @@ class _Reduction(Node):
     def self_sym_numel(self):
         return int(np.prod(self.shape))
 
+    def _restored(self, t):
+        """``t`` (shaped as the result) with the reduced dims put back as size 1, so it broadcasts
+        against the input (derivatives.yaml's restore_reduced_dims / unsqueeze_multiple)."""
+        if not self.keepdim and len(self.shape):
+            for d in self.dims:
+                t = unsqueeze(t, d)
+        return t
+
+    def _summed(self, t):
+        """``t.sum(dim, keepdim)`` over the reduced dims (all of them for a full reduction)."""
+        return sum(t, self.dims, self.keepdim) if len(self.shape) else t
+
 
 def _user_dims(dim):
     """``dim`` as PyTorch saves an int[] argument: a tuple, as the user wrote it."""
@@ -68,6 +80,14 @@ def _reduced(input, dims, keepdim, node, **saved):
 
 
 # ---------------------------------------------------------------------------- sum / mean / prod
+def _as_result(t, result):
+    """A tangent in the result's dtype (a ``dtype=`` argument casts the result)."""
+    if t._data.dtype != result._data.dtype:
+        from .pointwise import to_dtype
+        t = to_dtype(t, result._data.dtype)
+    return t
+
+
 def _accurate(fn, data, dims, keepdim):
     """Reduces float32/16 in float64 and rounds once, which gives PyTorch's correctly rounded sums.
     The result is contiguous, as PyTorch's reductions are (NumPy follows the input's layout).
@@ -84,12 +104,16 @@ class SumBackward0(_Reduction):
     keeps = ("self_sym_sizes",)
     over_all = True
 
+    def jvp(self, tangents, inputs, result):
+        return _as_result(self._summed(tangents[0]), result)  # auto_linear
+
     def backward(self, grad):
         return self._back(grad)
 
 
 class SumBackward1(_Reduction):
     keeps = ("dim", "keepdim", "self_sym_sizes")
+    jvp = SumBackward0.jvp
 
     def backward(self, grad):
         return self._back(grad)
@@ -115,6 +139,10 @@ def sum(input, dim=None, keepdim=False, dtype=None):
 class MeanBackward0(_Reduction):
     keeps = ("self_sym_numel", "self_sym_sizes")
     over_all = True
+
+    def jvp(self, tangents, inputs, result):
+        t = tangents[0]
+        return _as_result(mean(t, self.dims, self.keepdim) if len(self.shape) else t, result)  # auto_linear
 
     def backward(self, grad):
         from .pointwise import div_scalar
@@ -150,6 +178,26 @@ def mean(input, dim=None, keepdim=False, dtype=None):
 
 class ProdBackward0(_Reduction):
     saves = ("result", "self")
+
+    def jvp(self, tangents, inputs, result):
+        # (prod_backward(ones_like(result), self, result) * self_t).sum(dim, keepdim)
+        t, x = tangents[0], inputs[0]
+        if not len(self.shape):
+            return t
+        zeros = np.count_nonzero(x._data == 0)
+        if not zeros:
+            return self._summed(t * (self._restored(result) / x))
+        full = not isinstance(self, ProdBackward1)
+        if full and zeros > 1:
+            return _make(np.zeros(result._data.shape, result._data.dtype))
+        from .cumprod import prod_safe_zeros_backward
+        from .shape import reshape
+        ones = _make(np.ones((1,) * (1 if full else x._data.ndim), x._data.dtype))
+        if full:  # as prod_backward: the flattened input's product, viewed back
+            others = reshape(prod_safe_zeros_backward(ones, reshape(x, (-1,)), 0), x._data.shape)
+        else:
+            others = prod_safe_zeros_backward(ones, x, self.dims[0])
+        return self._summed(others * t)
 
     def backward(self, grad):
         x, result = self.saved("self"), self.saved("result")
@@ -264,6 +312,11 @@ _RETURN_TYPES = {n: _return_type(n) for n in ("max", "min", "sort", "topk", "kth
 class MaxBackward1(_Reduction):
     saves = ("result", "self")
 
+    def jvp(self, tangents, inputs, result):
+        # evenly_read_jvp: ties share the tangent; a NaN result (nothing equals it) reads 0 / 0
+        mask = inputs[0] == result
+        return sum(tangents[0] * mask) / _make(np.asarray(mask._data.sum(), result._data.dtype))
+
     def backward(self, grad):
         # PyTorch's evenly_distribute_backward: ties share the gradient evenly, and a NaN result
         # (NaN wins) sends it to the NaN elements: zeros_like(input).masked_fill_(mask, grad / count).
@@ -283,6 +336,14 @@ class MinBackward1(MaxBackward1):
 class MaxBackward0(_Reduction):
     saves = ("indices",)
     keeps = ("dim", "keepdim", "self_sym_sizes")
+
+    def jvp(self, tangents, inputs, result):
+        # gather_with_keepdimed_indices(self_t, dim, indices, keepdim)
+        if not len(self.shape):
+            return tangents[0]
+        d = self.dims[0]
+        picked = gather(tangents[0], d, self._restored(self.picked))
+        return picked if self.keepdim else squeeze(picked, d)
 
     def backward(self, grad):
         index = self.saved("indices")
@@ -334,6 +395,7 @@ def _extreme(input, dim, keepdim, np_arg, np_val, name, full_cls, dim_cls):
         node = dim_cls()
         node.dim = dim
         _reduced(input, (d,), keepdim, node, indices=indices)
+        node.picked = indices  # for the JVP, which may run with nothing saved
         record(out, node, (input,))
     return _RETURN_TYPES[name](out, indices)
 
@@ -357,6 +419,15 @@ def min(input, dim=None, keepdim=False):
 
 
 class AmaxBackward0(_Reduction):
+    def jvp(self, tangents, inputs, result):
+        # amaxamin_jvp: where(mask, self_t, 0).sum(dim, keepdim) / mask.sum(dim, keepdim)
+        x, t = inputs[0], tangents[0]
+        if not len(self.shape):
+            return t
+        mask = x == self._restored(result)
+        count = _make(np.sum(mask._data, axis=self.dims, keepdims=self.keepdim).astype(result._data.dtype))
+        return self._summed(where(mask, t, 0.0)) / count
+
     def backward(self, grad):
         # Ties along the reduced dims share the gradient evenly, unlike max(dim)'s single index.
         # scale_grad_by_count: (grad / mask.sum(dims, keepdim=True)) * mask, so a NaN result (no
@@ -447,6 +518,9 @@ class GatherBackward0(Node):
     keeps = ("dim", "sparse_grad")
     sparse_grad = False
 
+    def jvp(self, tangents, inputs, result):
+        return gather(tangents[0], self.dim, self.index)  # auto_linear
+
     def backward(self, grad):
         # PyTorch's gather_backward: zeros(...).scatter_add_(dim, index, grad)
         return written_in_place(
@@ -469,7 +543,7 @@ def gather(input, dim, index):
     out = _make(picked.reshape(index._data.shape))
     if grad_on(input):
         node = GatherBackward0()
-        node.shape, node.dim, node.axis = input._data.shape, dim, d
+        node.shape, node.dim, node.axis, node.index = input._data.shape, dim, d, index
         node.save(index=index, self=input)
         record(out, node, (input,))
     return out
@@ -542,8 +616,26 @@ def _var_backward(node, grad, x):
     return mul_scalar(grad, 2.0 / dof if dof else np.inf) * (x - mean(x, node.dims, keepdim=True))
 
 
+def _var_jvp(node, t, x):
+    """derivatives.yaml's ``var_backward(self_t, self_p, dim, correction, keepdim=True).sum(dim, keepdim)``."""
+    from .pointwise import mul_scalar
+    dof = node.dof
+    if node.full:
+        m = mean(x)
+        if dof <= 0:
+            part = t * _make(np.where(x._data == m._data, np.nan, np.inf).astype(dtypes.get_default_dtype().np))
+        else:
+            part = mul_scalar(t, 2.0 / dof) * (x - m)
+    else:
+        part = mul_scalar(t, 2.0 / dof if dof else np.inf) * (x - mean(x, node.dims, keepdim=True))
+    return node._summed(part)
+
+
 class VarBackward0(_Reduction):
     saves = ("self",)
+
+    def jvp(self, tangents, inputs, result):
+        return _as_result(_var_jvp(self, tangents[0], inputs[0]), result)
 
     def backward(self, grad):
         return _var_backward(self, grad, self.saved("self"))
@@ -551,6 +643,13 @@ class VarBackward0(_Reduction):
 
 class StdBackward0(_Reduction):
     saves = ("result", "self")
+
+    def jvp(self, tangents, inputs, result):
+        # var's JVP / (2 * result), 0 where the std is 0
+        from .indexing import masked_fill
+        from .pointwise import mul_scalar
+        v = _as_result(_var_jvp(self, tangents[0], inputs[0]), result)
+        return masked_fill(v / mul_scalar(result, 2.0), result == 0, 0)
 
     def backward(self, grad):
         # std_backward: grad / (2 std), taken as 0 where the std is 0, then var's backward.
@@ -612,6 +711,30 @@ def std(input, dim=None, unbiased=None, keepdim=False, *, correction=None):
 
 class LinalgVectorNormBackward0(_Reduction):
     saves = ("result", "self")
+
+    def jvp(self, tangents, inputs, result):
+        # FunctionsManual's norm_jvp
+        from .indexing import masked_fill
+        x, t, p, norm_ = inputs[0], tangents[0], self.p, result
+        if p == 0:
+            return _make(np.zeros(result._data.shape, result._data.dtype))
+        if p == 1:
+            return self._summed(sgn(x) * t)
+        if p == 2:
+            return masked_fill(self._summed(x * t) / norm_, norm_ == 0, 0)
+        if np.isinf(p):
+            full = self._restored(norm_)
+            is_max = (abs_(x) == full) | _make(np.isnan(x._data) & np.isnan(full._data))
+            count = _make(np.sum(is_max._data, axis=self.dims, keepdims=True).astype(x._data.dtype))
+            return self._summed(sgn(x) * t * is_max / count)
+        if p < 1:
+            pw = masked_fill(abs_(x) ** (p - 1), x == 0, 0)
+            return self._summed(pw * (sgn(x) * t)) * norm_ ** (1 - p)
+        if p < 2:
+            summed = self._summed(abs_(x) ** (p - 1) * (sgn(x) * t))
+        else:
+            summed = self._summed(abs_(x) ** (p - 2) * (x * t))
+        return masked_fill(summed / norm_ ** (p - 1), norm_ == 0, 0)
 
     def backward(self, grad):
         # FunctionsManual's norm_backward; the gradient at a zero norm is taken as 0 (a subgradient).
@@ -698,6 +821,9 @@ def norm(input, p="fro", dim=None, keepdim=False, dtype=None):
 # ---------------------------------------------------------------------------- cumulative and boolean
 class CumsumBackward0(Node):
     keeps = ("dim",)
+
+    def jvp(self, tangents, inputs, result):
+        return _as_result(cumsum(tangents[0], self.axis), result)  # auto_linear
 
     def backward(self, grad):
         if self.trivial:  # PyTorch's cumsum_backward: nothing to accumulate along dim

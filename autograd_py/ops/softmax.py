@@ -8,9 +8,21 @@ from .pointwise import exp
 from .reduction import _dims, _reduced, _Reduction, sum
 from .shape import unsqueeze
 
+def logsumexp_jvp(x, t, dims, keepdim):
+    """FunctionsManual's logsumexp_jvp: the tangent averaged with the softmax weights (exp-normalised)."""
+    from .reduction import amax
+    e = exp(x - amax(x, dims, True)) if x._data.size else exp(x)
+    return sum(e * t, dims, keepdim) / sum(e, dims, keepdim)
+
+
 class LogsumexpBackward0(_Reduction):
     saves = ("result", "self")
     keeps = ("dim", "keepdim")
+
+    def jvp(self, tangents, inputs, result):
+        if not len(self.shape):
+            return tangents[0]
+        return logsumexp_jvp(inputs[0], tangents[0], self.dims, self.keepdim)
 
     def backward(self, grad):
         # logsumexp_backward: grad * exp(self - result), the reduced dims restored (broadcast)
@@ -51,6 +63,10 @@ class SoftmaxBackward0(Node):
     saves = ("result",)
     keeps = ("dim",)
 
+    def jvp(self, tangents, inputs, result):
+        t = tangents[0]
+        return result * (t - logsumexp_jvp(inputs[0], t, self.axis, True))
+
     def backward(self, grad):
         return softmax_backward_data(grad, self.saved("result"), self.axis)  # self.axis < 0: batch-safe
 
@@ -59,6 +75,10 @@ class LogSoftmaxBackward0(Node):
     saves = ("result",)
     keeps = ("dim",)
 
+    def jvp(self, tangents, inputs, result):
+        t = tangents[0]
+        return t - logsumexp_jvp(inputs[0], t, self.axis, True)
+
     def backward(self, grad):
         return log_softmax_backward_data(grad, self.saved("result"), self.axis)
 
@@ -66,6 +86,17 @@ class LogSoftmaxBackward0(Node):
 class SoftmaxBackwardDataBackward0(Node):
     saves = ("grad_output", "output")
     keeps = ("dim",)
+
+    def jvp(self, tangents, inputs, result):
+        # product rule on ``y * (g - (g * y).sum(dim))``, each missing tangent a zero
+        (g_t, y_t), (g, y), axis = tangents, inputs, self.axis
+        out = None
+        if g_t is not None:
+            out = softmax_backward_data(g_t, y, axis)
+        if y_t is not None:
+            part = y_t * (g - sum(g * y, axis, keepdim=True)) - y * sum(g * y_t, axis, keepdim=True)
+            out = part if out is None else out + part
+        return out
 
     def backward(self, grad):
         g_out, y = self.saved("grad_output"), self.saved("output")
@@ -81,6 +112,17 @@ class SoftmaxBackwardDataBackward0(Node):
 class LogSoftmaxBackwardDataBackward0(Node):
     saves = ("grad_output", "output")
     keeps = ("dim",)
+
+    def jvp(self, tangents, inputs, result):
+        # product rule on ``g - exp(y) * g.sum(dim)``, each missing tangent a zero
+        (g_t, y_t), (g, y), axis = tangents, inputs, self.axis
+        out = None
+        if g_t is not None:
+            out = log_softmax_backward_data(g_t, y, axis)
+        if y_t is not None:
+            part = -(exp(y) * y_t * sum(g, axis, keepdim=True))
+            out = part if out is None else out + part
+        return out
 
     def backward(self, grad):
         g_out, y = self.saved("grad_output"), self.saved("output")

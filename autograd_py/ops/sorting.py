@@ -9,12 +9,18 @@ from ..signatures import numpy_names
 from .._tensor import _wrap_dim
 from .base import _make, batch_ndim, batched, grad_on, np, record, written_in_place
 from ._stl_select import topk_row
-from .reduction import _RETURN_TYPES, scatter_into
+from .reduction import _RETURN_TYPES, gather, scatter_into
 
 
 class SortBackward0(Node):
     saves = ("indices",)
     keeps = ("dim", "self_sym_sizes")
+
+    def jvp(self, tangents, inputs, result):
+        # the tangent gathered by the indices (gather_with_keepdimed_indices / gather)
+        if not self.shape:
+            return tangents[0]
+        return gather(tangents[0], self.axis, self.indices)
 
     def backward(self, grad):
         if not self.shape:
@@ -62,6 +68,7 @@ def _sorted(input, dim, node_cls, order, preserve=False):
         node = node_cls()
         node.shape, node.dim, node.axis = data.shape, dim, d - max(data.ndim, 1)
         node.save(indices=indices)
+        node.indices = indices  # for the JVP, which may run with nothing saved
         record(out, node, (input,))
     return out, indices
 

@@ -18,9 +18,24 @@ _CPP_NAMES = {"float32": "float", "float64": "double", "float16": "c10::Half", "
               "int32": "int", "int16": "short int", "int8": "signed char", "uint8": "unsigned char", "bool": "bool"}
 
 
+def _jvp_sum(parts):
+    """The terms of a tangent formula that are there (a missing tangent's term is zero)."""
+    out = None
+    for part in parts:
+        if part is not None:
+            out = part if out is None else out + part
+    return out
+
+
 class AddcmulBackward0(Node):
     saves = ("tensor1", "tensor2")
     keeps = ("value",)
+
+    def jvp(self, tangents, inputs, result):
+        # self_t + value * tensor1_t * tensor2 + value * tensor2_t * tensor1
+        (t0, t1, t2), (_, a, b), v = tangents, inputs, self.value
+        return _jvp_sum((t0, None if t1 is None else mul_scalar(t1 * b, v),
+                         None if t2 is None else mul_scalar(t2 * a, v)))
 
     def backward(self, grad):
         needs = [fn is not None for fn, _ in self._next_functions]
@@ -32,6 +47,12 @@ class AddcmulBackward0(Node):
 class AddcdivBackward0(Node):
     saves = ("tensor1", "tensor2")
     keeps = ("value",)
+
+    def jvp(self, tangents, inputs, result):
+        # self_t + value * tensor1_t / tensor2 - value * tensor2_t * (tensor1 / tensor2) / tensor2
+        (t0, t1, t2), (_, a, b), v = tangents, inputs, self.value
+        return _jvp_sum((t0, None if t1 is None else mul_scalar(t1 / b, v),
+                         None if t2 is None else mul_scalar(t2 * (a / b) / b, -v)))
 
     def backward(self, grad):
         needs = [fn is not None for fn, _ in self._next_functions]
@@ -85,14 +106,30 @@ def addcdiv(input, tensor1, tensor2, *, value=1):
 class LerpBackward0(Node):
     keeps = ("weight",)
 
+    def jvp(self, tangents, inputs, result):
+        return _lerp_tangent(tangents, inputs, self.weight)
+
     def backward(self, grad):
         w = self.weight
         return (mul_scalar(grad, 1 - w) if self._next_functions[0][0] is not None else None,
                 mul_scalar(grad, w) if self._next_functions[1][0] is not None else None)
 
 
+def _lerp_tangent(tangents, inputs, weight):
+    """``lerp(self_t, end_t, weight)``, a missing tangent counting as zero."""
+    from ..forward_mode import zeros_tangent
+    ts, te = (zeros_tangent(x) if t is None else t for t, x in zip(tangents[:2], inputs[:2]))
+    return lerp(ts, te, weight)
+
+
 class LerpBackward1(Node):
     saves = ("end", "self", "weight")
+
+    def jvp(self, tangents, inputs, result):
+        # lerp(self_t, end_t, weight) + weight_t * (end - self)
+        x, end, w = inputs
+        lin = _lerp_tangent(tangents, inputs, w) if tangents[0] is not None or tangents[1] is not None else None
+        return _jvp_sum((lin, None if tangents[2] is None else tangents[2] * (end - x)))
 
     def backward(self, grad):
         needs = [fn is not None for fn, _ in self._next_functions]
