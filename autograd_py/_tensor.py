@@ -436,6 +436,7 @@ class Tensor:
         self._grad_fn = None
         self._output_nr = 0
         self._requires_grad = False
+        self._fw_grads = None  # its forward-mode tangents go too, as PyTorch's detach_
         return self
 
     def retain_grad(self):

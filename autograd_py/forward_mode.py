@@ -106,9 +106,9 @@ def propagate(out, node, inputs):
         if isinstance(out, (tuple, list)):
             for o, r in zip(out, result):
                 if r is not None and o._data.dtype.kind in "fc":
-                    set_tangent(o, _fitted(r, o), level)
+                    set_tangent(o, _own(_fitted(r, o), node, tangents, level), level)
         elif result is not None:
-            set_tangent(out, _fitted(result, out), level)
+            set_tangent(out, _own(_fitted(result, out), node, tangents, level), level)
         if listener[0] is not None:
             listener[0](node, inputs, out, level)
 
@@ -120,6 +120,21 @@ def _fitted(t, out):
         from .ops.shape import expand
         t = expand(t, out._data.shape)
     return t
+
+
+def _own(r, node, tangents, level):
+    """Only a view op's tangent shares memory with its input's. Another op's formula may hand back
+    an input's tangent (clone, ``x + y`` with one dual) or a broadcast of it; PyTorch's formulas make
+    fresh memory there, so an in-place op on the output never writes into the input's tangent."""
+    if getattr(node, "fw_view", False):
+        return r
+    import numpy as np
+    for t in tangents:
+        if t is not None and np.may_share_memory(r._data, t._data):
+            from .ops.pointwise import clone
+            with _Hidden(level):
+                return clone(r)
+    return r
 
 
 def zeros_tangent(t):

@@ -8,7 +8,7 @@ from ..signatures import numpy_names
 from .._tensor import _wrap_dim
 from . import index_key
 from .base import Tensor, _make, _stale_first, batch_ndim, batched, grad_on, np, record, written_in_place
-from .shape import _view_chain, expand, unsqueeze
+from .shape import _view_chain, expand, unsqueeze, view_jvp
 
 
 class SelectBackwardBackward0(Node):
@@ -18,6 +18,12 @@ class SelectBackwardBackward0(Node):
 
     def backward(self, grad):
         return self.redo(grad)
+
+    def jvp(self, tangents, inputs, result):
+        # linear: the same embedding of the tangent
+        node = type(self)()
+        node.redo, node.key = self.redo, self.key
+        return embed(tangents[0], result._data.shape, self.key, node)
 
 
 class SliceBackwardBackward0(SelectBackwardBackward0):
@@ -32,6 +38,11 @@ class IndexPutImplBackward0(Node):
 
     def backward(self, grad):
         return None, _read(grad, self.key, self.read_cls)
+
+    def jvp(self, tangents, inputs, result):
+        node = type(self)()
+        node.key, node.read_cls = self.key, self.read_cls
+        return _scatter(tangents[0], result._data.shape, self.key, node)
 
 
 class MaskedScatterBackward0(IndexPutImplBackward0):
@@ -60,12 +71,13 @@ def _scatter(grad, shape, key, node):
     return out
 
 
-def _read(t, key, cls=None):
+def _read(t, key, cls=None, **attrs):
     data = t._data[key]
     out = _make(data if data.flags.c_contiguous else data.copy())  # PyTorch's index gives a contiguous result
     if grad_on(t):
         node = (cls or IndexBackward0)()
-        node.shape = t._data.shape
+        node.shape, node.key = t._data.shape, key
+        node.__dict__.update(attrs)
         node.save(indices=key)
         record(out, node, (t,))
     return out
@@ -80,10 +92,13 @@ class _ViewIndexBackward(Node):
     """Basic indexing along one dim; ``key`` is ``(:,) * dim + (item, ...)``; ``redo`` is the
     forward op, which the backward's own backward runs again."""
 
+    jvp = view_jvp
+    fw_view = True
+
     def backward(self, grad):
         node = self.double_backward_cls()
-        node.redo = self.redo
-        return embed(grad, batched(grad, self.shape), _batched_key(self.key), node)
+        node.redo, node.key = self.redo, _batched_key(self.key)
+        return embed(grad, batched(grad, self.shape), node.key, node)
 
     @property
     def dim(self):
@@ -128,15 +143,21 @@ class IndexBackward0(Node):
         node.key, node.read_cls = _batched_key(self.saved("indices")), type(self)
         return _scatter(grad, batched(grad, self.shape), node.key, node)
 
+    def jvp(self, tangents, inputs, result):
+        return _read(tangents[0], self.key, type(self))  # auto_linear: the same indexing of the tangent
+
 
 class IndexSelectBackward0(IndexBackward0):
     def backward(self, grad):
         # PyTorch's index_select_backward: zeros(...).index_add_(dim, index, grad)
         node = IndexAddBackward0()
         node.alpha, node.dim, node.source_dim, node.source_shape = 1, self.dim, grad._data.ndim, self.source_shape
-        node.axis = self.axis
+        node.axis, node.index, node.key = self.axis, self.index, _batched_key(self.saved("indices"))
         node.save(index=self.index)
-        return _scatter(grad, batched(grad, self.shape), _batched_key(self.saved("indices")), node)
+        return _scatter(grad, batched(grad, self.shape), node.key, node)
+
+    def jvp(self, tangents, inputs, result):
+        return index_select(tangents[0], self.dim, self.index)
 
 
 class MaskedSelectBackward0(IndexBackward0):
@@ -145,6 +166,9 @@ class MaskedSelectBackward0(IndexBackward0):
 
 
 class AliasBackward0(Node):
+    jvp = view_jvp
+    fw_view = True
+
     def backward(self, grad):
         return grad
 
@@ -244,11 +268,10 @@ def _views(input, basic):
 def index_select(input, dim, index):
     nd = input._data.ndim
     d = _wrap_dim(dim, nd)
-    out = _read(input, (slice(None),) * d + (index._data,), IndexSelectBackward0)
-    node = out._grad_fn
-    if node is not None:
-        node.dim, node.axis, node.index, node.source_shape = dim, d - max(nd, 1), index, out._data.shape
-    return out
+    key = (slice(None),) * d + (index._data,)
+    # the node's attributes come before record, which runs the JVP (it reads dim and index)
+    return _read(input, key, IndexSelectBackward0, dim=dim, axis=d - max(nd, 1), index=index,
+                 source_shape=input._data.shape[:d] + index._data.shape + input._data.shape[d + 1:])
 
 
 def masked_select(input, mask):
@@ -269,6 +292,17 @@ class MaskedFillBackward0(Node):
         g_value = where(mask, grad, 0.0) if self._next_functions[1][0] is not None else None
         return g_self, g_value
 
+    def jvp(self, tangents, inputs, result):
+        # derivatives.yaml: self_t.masked_fill(mask, value_t), value_t zeros for a number value
+        self_t = tangents[0] if tangents[0] is not None else _zeros_for(inputs[0], result)
+        value_t = tangents[1] if len(tangents) > 1 and tangents[1] is not None else 0.0
+        return masked_fill(self_t, self.mask, value_t)
+
+
+def _zeros_for(x, like):
+    """A missing tangent of a linear op's input: zeros of the input's shape, the result's dtype."""
+    return _make(np.zeros(x._data.shape, like._data.dtype))
+
 
 class MaskedFillBackward1(MaskedFillBackward0):
     pass
@@ -280,6 +314,7 @@ def masked_fill(input, mask, value):
     out = _make(np.asarray(np.where(mask._data, np.asarray(fill, dtype=input._data.dtype), input._data), order="C"))
     if grad_on(input, value):
         node = MaskedFillBackward1() if isinstance(value, Tensor) else MaskedFillBackward0()
+        node.mask = mask
         node.save(mask=mask)
         record(out, node, (input, value) if isinstance(value, Tensor) else (input,))
     return out
@@ -307,6 +342,21 @@ class IndexAddBackward0(Node):
         from .pointwise import mul_scalar  # maybe_multiply(..., alpha): mul.Scalar, MulBackward1
         return g_self, (g_source if self.alpha == 1 else mul_scalar(g_source, self.alpha))
 
+    def jvp(self, tangents, inputs, result):
+        if len(inputs) == 1:  # index_select's backward (zeros.index_add_): the same scatter of the tangent
+            node = IndexAddBackward0()
+            node.__dict__.update({k: v for k, v in self.__dict__.items()
+                                  if k in ("alpha", "dim", "source_dim", "source_shape", "axis", "index", "key")})
+            node.save(index=self.index)
+            return _scatter(tangents[0], result._data.shape, self.key, node)
+        # derivatives.yaml: self_t.index_add(dim, index, source_t, alpha=alpha)
+        self_t, source_t = tangents
+        if self_t is None:
+            self_t = _zeros_for(inputs[0], result)
+        if source_t is None:
+            return self_t
+        return index_add(self_t, self.dim, self.index, source_t, alpha=self.alpha)
+
 
 @numpy_names
 def index_add(input, dim, index, source, *, alpha=1):
@@ -331,6 +381,7 @@ def index_add(input, dim, index, source, *, alpha=1):
         node = IndexAddBackward0()
         node.alpha, node.dim, node.source_dim = alpha, dim, source._data.ndim
         node.axis, node.source_shape = d - max(input._data.ndim, 1), source._data.shape
+        node.index = index
         node.save(index=index, source=source)
         record(out, node, (input, source))
     return out

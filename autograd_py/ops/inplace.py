@@ -8,7 +8,7 @@ import sys
 import warnings
 import weakref
 
-from .. import grad_mode
+from .. import forward_mode, grad_mode
 from ..node import Node, SavedTensor
 from ..saved_tensor import FREED_MESSAGE, before_write
 from .base import Tensor, _make, grad_on, in_place, np, record, written_in_place
@@ -183,16 +183,30 @@ def apply(t, fn, *others, overlap_ok=False, where=None, internal=True):
     compute = None if reads is None else (lambda: _values(t, fn))
     recording = grad_mode._state[0] and (t._requires_grad or any(
         isinstance(o, Tensor) and o._requires_grad for o in others))
+    dual = forward_mode.levels and forward_mode.has_dual((t,) + others)
     if not recording:
-        with grad_mode.no_grad():
-            _write(t, fn(t)._data, where, reads, compute)
+        if dual:
+            from .inplace_dual import with_tangents
+            with grad_mode.no_grad():
+                res = fn(with_tangents(_make(t._data.copy()), t))
+                _write(t, res._data, where, reads, compute)
+        else:
+            with grad_mode.no_grad():
+                _write(t, fn(t)._data, where, reads, compute)
         _refresh_views(t._base if t._base is not None else t)  # views see the new version, as PyTorch's
+        if dual:
+            from .inplace_dual import take_tangents
+            take_tangents(t, res)
         return t
     base = t._base
     base_old = _snapshot(base) if base is not None and "_view_fn" in t.__dict__ else None
     in_place[0] += 1
     try:
-        res = fn(_snapshot(t))
+        old = _snapshot(t)
+        if dual:
+            from .inplace_dual import with_tangents
+            with_tangents(old, t)
+        res = fn(old)
     finally:
         in_place[0] -= 1
     if res._data.dtype != t._data.dtype:
@@ -202,6 +216,9 @@ def apply(t, fn, *others, overlap_ok=False, where=None, internal=True):
     rebase_history(t, base_old)
     if base is not None and res._grad_fn is not None and res._grad_fn._vars:
         _remember_view_fn(res._grad_fn, t)
+    if dual:
+        from .inplace_dual import take_tangents
+        take_tangents(t, res)
     return t
 
 
@@ -269,12 +286,24 @@ class AsStridedBackward0(Node):
     def backward(self, grad):
         return _embed_view(grad, self.shape, self.view_fn, self.np_view_fn)
 
+    fw_view = True
+
+    def jvp(self, tangents, inputs, result):
+        # A regenerated view keeps a tangent it has (PyTorch's view reads its base's tangent only
+        # when it has none of its own); else it reads the base's, as the same view.
+        if result._fw_grads:
+            return None
+        return self.view_fn(tangents[0])
+
 
 class AsStridedScatterBackward0(Node):
     supports_batched = False
 
     def backward(self, grad):
         return self.view_fn(grad)
+
+    def jvp(self, tangents, inputs, result):
+        return _embed_view(tangents[0], result._data.shape, self.view_fn, self.np_view_fn)
 
 
 def _embed_view(grad, shape, view_fn, np_view_fn):
@@ -303,7 +332,7 @@ def _embed_view(grad, shape, view_fn, np_view_fn):
     out = _make(data)
     if grad_on(grad):
         node = AsStridedScatterBackward0()
-        node.view_fn = view_fn
+        node.view_fn, node.np_view_fn = view_fn, np_view_fn
         record(out, node, (grad,))
     return out
 
@@ -461,6 +490,9 @@ def view_(t, op, *args):
     finally:
         in_place[0] -= 1
     t._data = out._data
+    if out._fw_grads:
+        from .inplace_dual import reshape_tangents
+        reshape_tangents(t, out)
     if old_shape and not out._data.ndim:
         t._size0_slot = old_shape[0]
     t._version_counter[0] += 1
@@ -523,10 +555,23 @@ class CopyBackwards(Node):
             return g_self, to_dtype(grad, meta[1][1])
         return g_self, grad  # the engine sums grad back to src's shape
 
+    def jvp(self, tangents, inputs, result):
+        # derivatives.yaml: self_t.copy_(src_t): the source's tangent, broadcast and cast; zeros without
+        src_t = tangents[1]
+        if src_t is None:
+            return _zeros_like(result)
+        if src_t._data.dtype != result._data.dtype:
+            from .pointwise import to_dtype
+            src_t = to_dtype(src_t, result._data.dtype)
+        return src_t
+
 
 class FillBackward0(Node):
     def backward(self, grad):
         return _zeros_like(grad)
+
+    def jvp(self, tangents, inputs, result):
+        return _zeros_like(result)  # derivatives.yaml: self_t.fill_(0)
 
 
 class FillBackward2(FillBackward0):  # fill_ with a number (FillBackward0 is out-of-place fill's)
@@ -579,6 +624,14 @@ class FillBackward3(Node):
     def backward(self, grad):
         g_self = _zeros_like(grad) if self._next_functions[0][0] is not None else None
         return g_self, (grad.sum() if self._next_functions[1][0] is not None else None)
+
+    def jvp(self, tangents, inputs, result):
+        # derivatives.yaml: self_t.fill_(value_t)
+        value_t = tangents[1]
+        if value_t is None:
+            return _zeros_like(result)
+        from .shape import expand
+        return expand(value_t, result._data.shape)
 
 
 def fill_(t, value):

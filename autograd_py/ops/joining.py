@@ -4,7 +4,7 @@ from ..node import Node
 from ..signatures import numpy_names
 from .._tensor import _wrap_dim, _wrap_dims
 from .base import _make, batch_ndim, batched, grad_on, np, record, record_outputs, written_in_place
-from .shape import _sizes, _view_chain, reshape
+from .shape import _sizes, _view_chain, reshape, view_jvp
 from .view_meta import MULTI_OUTPUT, propagate
 
 
@@ -44,6 +44,9 @@ class RepeatBackward0(Node):
             sizes.append(s)
         return sum(reshape(grad, sizes), tuple(dims)) if dims else grad
 
+    def jvp(self, tangents, inputs, result):
+        return repeat(tangents[0], self.repeats)
+
 
 def repeat(input, *repeats):
     repeats = _sizes(repeats)
@@ -72,6 +75,15 @@ class CatBackward0(Node):
             grads.append(narrow(grad, self.axis, start, size))
             start += size
         return tuple(grads)
+
+    def jvp(self, tangents, inputs, result):
+        return cat(_filled(tangents, inputs, result), self.dim)
+
+
+def _filled(tangents, inputs, result):
+    """The tangents of a joining op's inputs, zeros (of the result's dtype) for those without one."""
+    return [t if t is not None else _make(np.zeros(x._data.shape, result._data.dtype))
+            for t, x in zip(tangents, inputs)]
 
 
 def _skipped(t):
@@ -134,6 +146,9 @@ class StackBackward0(Node):
         from .indexing import select
         return tuple(select(grad, self.axis, i) for i in range(grad._data.shape[self.axis]))
 
+    def jvp(self, tangents, inputs, result):
+        return stack(_filled(tangents, inputs, result), self.dim)
+
 
 @numpy_names
 def stack(tensors, dim=0):
@@ -157,6 +172,8 @@ def stack(tensors, dim=0):
 
 class UnbindBackward0(Node):
     keeps = ("dim",)
+    jvp = view_jvp
+    fw_view = True
 
     def backward(self, *grads):
         shape = batched(next(g for g in grads if g is not None), self.piece)
@@ -177,6 +194,9 @@ def unbind(input, dim=0):
 
 
 class _SplitBackward(Node):
+    jvp = view_jvp
+    fw_view = True
+
     def backward(self, *grads):
         filled = []
         some = next(g for g in grads if g is not None)
@@ -241,6 +261,9 @@ class FlipBackward0(Node):
 
     def backward(self, grad):
         return flip(grad, self.axes)
+
+    def jvp(self, tangents, inputs, result):
+        return flip(tangents[0], self.axes)
 
 
 def flip_method(input, *dims, **kwargs):

@@ -21,6 +21,13 @@ class IndexPutBackward0(Node):
         gv = _read(grad, key) if self._next_functions[1][0] is not None else None
         return ga, gv
 
+    def jvp(self, tangents, inputs, result):
+        # derivatives.yaml: self_t.index_put(indices, values_t), zeros for a missing tangent
+        self_t, values_t = tangents
+        if self_t is None:
+            self_t = _make(np.zeros(result._data.shape, result._data.dtype))
+        return index_put(self_t, self.key, values_t if values_t is not None else 0)
+
 
 def index_put(input, key, values):
     """Out-of-place ``input[key] = values`` for an advanced key (``__setitem__`` makes it in place)."""

@@ -4,6 +4,7 @@
 """
 import weakref
 
+from .. import forward_mode
 from ..node import Node
 from ..signatures import numpy_names
 from .._tensor import _wrap_dim, torch_strides
@@ -40,6 +41,8 @@ def _infer(shape, numel):
 def _view_chain(out, base, fn, np_fn):
     """Records how ``out`` is read from the root base, so an in-place op on ``out`` can rebase it."""
     as_view(out, base)
+    if forward_mode.levels:
+        out._fw_step = fn  # the view's JVP takes the same view of the tangent (view_jvp)
     if zeros_made[0]:
         zerotensor.view(out, base)
     prev_fn, prev_np = base.__dict__.get("_view_fn"), base.__dict__.get("_np_view_fn")
@@ -57,6 +60,26 @@ def _view_chain(out, base, fn, np_fn):
         views[:] = [r for r in views if r() is not None]
     views.append(weakref.ref(out))
     return out
+
+
+def view_jvp(node, tangents, inputs, result):
+    """A view op's JVP: the same view of the input's tangent, sharing its memory as PyTorch's (a
+    write into the view's tangent reaches the base's). Multi-output views (unbind, split) give one
+    per output."""
+    t = tangents[0]
+    if isinstance(result, (tuple, list)):
+        return tuple(_step(t, o) for o in result)
+    return _step(t, result)
+
+
+def _step(t, out):
+    step = out.__dict__.get("_fw_step")
+    if step is not None:
+        try:
+            return step(t)
+        except RuntimeError:  # a tangent laid out apart from its primal: .view may refuse it
+            pass
+    return reshape(t, out._data.shape)
 
 
 # ---------------------------------------------------------------------------- sum_to / expand
@@ -88,6 +111,8 @@ def sum_to(input, shape):
 
 
 class ExpandBackward0(Node):
+    jvp = view_jvp
+    fw_view = True
     keeps = ("self_sym_sizes",)
 
     def backward(self, grad):
@@ -157,6 +182,8 @@ def broadcast_to(input, shape):
 
 # ---------------------------------------------------------------------------- views
 class ViewBackward0(Node):
+    jvp = view_jvp
+    fw_view = True
     keeps = ("self_sym_sizes",)
 
     def backward(self, grad):
@@ -164,7 +191,10 @@ class ViewBackward0(Node):
 
 
 class UnsafeViewBackward0(ViewBackward0):
-    pass
+    """reshape of a tensor whose strides allow no view: a copy, so its tangent is reshaped alone."""
+
+    def jvp(self, tangents, inputs, result):
+        return reshape(tangents[0], result._data.shape)
 
 
 class ReshapeAliasBackward0(ViewBackward0):
@@ -246,6 +276,8 @@ def contiguous(input, memory_format=None):
 
 
 class TransposeBackward0(Node):
+    jvp = view_jvp
+    fw_view = True
     keeps = ("dim0", "dim1")
 
     def backward(self, grad):
@@ -253,11 +285,15 @@ class TransposeBackward0(Node):
 
 
 class TBackward0(Node):
+    jvp = view_jvp
+    fw_view = True
     def backward(self, grad):
         return t(grad) if grad._data.ndim <= 2 else transpose(grad, -2, -1)
 
 
 class PermuteBackward0(Node):
+    jvp = view_jvp
+    fw_view = True
     keeps = ("dims",)
 
     def backward(self, grad):
@@ -360,6 +396,8 @@ def H(input):
 
 
 class SqueezeBackward0(Node):
+    jvp = view_jvp
+    fw_view = True
     keeps = ("self_sym_sizes",)
 
     def backward(self, grad):
@@ -403,6 +441,8 @@ def squeeze(input, dim=None):
 
 
 class UnsqueezeBackward0(Node):
+    jvp = view_jvp
+    fw_view = True
     keeps = ("dim",)
 
     def backward(self, grad):
