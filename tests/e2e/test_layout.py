@@ -1,5 +1,6 @@
 """The page at phone, tablet, laptop and desktop sizes, in English and Chinese: the editor shows
-at least 8 lines, Run is visible and takes the click, and nothing scrolls sideways."""
+at least 8 lines, Run is visible and takes the click, nothing scrolls sideways, and from 1024 px on
+the header is one row."""
 
 import pytest
 from playwright.sync_api import expect
@@ -14,7 +15,12 @@ MEASURE = """() => {
   const x = run.left + run.width / 2, y = run.top + run.height / 2;
   const hit = document.elementFromPoint(x, y);
   const root = document.documentElement;
+  // Rows of the header: its visible items, grouped by where they start.
+  const tops = [...document.querySelector('.topbar').children]
+    .map((el) => el.getBoundingClientRect()).filter((r) => r.width > 0 && r.height > 0).map((r) => r.top);
+  const headerRows = tops.sort((a, b) => a - b).filter((top, i) => i === 0 || top - tops[i - 1] > 20).length;
   return {
+    headerRows,
     lines: (scroller.clientHeight - padding) / lineHeight,
     runInView: x > 0 && x < innerWidth && y > 0 && y < innerHeight,
     runTakesClick: Boolean(hit && hit.closest('#run')),
@@ -38,6 +44,8 @@ def test_every_screen_size_shows_the_editor_and_run(playground, results_dir, lan
             assert measured["lines"] >= 8, (width, height, measured)
             assert measured["runInView"] and measured["runTakesClick"], (width, height, measured)
             assert measured["sideways"] == 0, (width, height, measured)
+            if width >= 1024:  # the language buttons and the status stay beside the lesson picker
+                assert measured["headerRows"] == 1, (width, height, measured)
             if width == 390:  # and Run really runs from there
                 playground.set_code("print('from a phone')\n")
                 assert "from a phone" in playground.click_run()
