@@ -56,7 +56,7 @@ PACKAGE_DIR = "autograd_py"
 # Names the build itself writes at the top of the output.
 # Each bundle's name in the site and its entry in web/src/, which is grouped by feature
 # (the same table as web/build/bundle.mjs's ENTRIES).
-BUNDLES = {"main.js": "app/main.js", "worker.js": "runtime/worker.js", "embed.js": "embed/embed.js",
+BUNDLES = {"boot.js": "app/boot.js", "main.js": "app/main.js", "worker.js": "runtime/worker.js", "embed.js": "embed/embed.js",
            "embed_frame.js": "embed/embed_frame.js", "shared_worker.js": "runtime/shared_worker.js",
            "shared_port.js": "runtime/shared_port.js", "sw.js": "offline/sw.js"}
 GENERATED_NAMES = {*BUNDLES, *(f"{name}.map" for name in BUNDLES), "examples", "pyodide", "wheels",

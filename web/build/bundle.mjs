@@ -13,6 +13,7 @@ import { parseArgs } from "node:util";
 // written flat as <out>/<name> whatever folder of src/ its source lives in.
 // ESM where the loader allows it; "iife" for classic scripts.
 const ENTRIES = [
+  { name: "boot.js", src: "app/boot.js", format: "iife" }, // the page's first, blocking script: starts Python early
   { name: "main.js", src: "app/main.js", format: "esm" }, // the playground page
   { name: "worker.js", src: "runtime/worker.js", format: "esm" }, // module Web Worker owning Pyodide
   { name: "embed.js", src: "embed/embed.js", format: "iife" }, // the host page's <script src=".../embed.js">

@@ -15,7 +15,6 @@
 import { createEditor } from "../editor/editor.js";
 import { LANGUAGES, STRINGS, defaultLanguage } from "./i18n.js";
 import { LESSONS, isLessonCode, lessonById, lessonCode } from "./lessons.js";
-import { isolate, stay } from "../offline/isolation.js";
 import { registerOffline } from "../offline/offline.js";
 import { OfflineBadge } from "../offline/offline_badge.js";
 import { OutputView } from "../editor/output.js";
@@ -26,10 +25,8 @@ import { RestoreOriginal } from "./restore.js";
 import { loadSettings, saveSettings } from "./storage.js";
 import { Views } from "../views/views.js";
 
-// First of all: on a first visit the page may reload once for isolation, before Python starts;
-// not when it opens a share link (consumed at once), nor once the learner has begun.
-const isolation = isolate(!location.hash);
-if (isolation) for (const type of ["pointerdown", "keydown"]) addEventListener(type, stay, { capture: true, once: true });
+// Python is already loading: boot.js started its worker (or reloaded a first visit for
+// isolation) before this script was parsed; the PythonClient below adopts that worker.
 const $ = (id) => document.getElementById(id);
 const settings = loadSettings({
   lang: defaultLanguage(navigator.languages || [navigator.language]),
@@ -223,7 +220,7 @@ const python = new PythonClient({
     output.line("note", why === "silent" ? t.workerSilent : t.workerDied);
     views.showResult({ graph: null, trace: null, grad_history: {}, reset: true });
   },
-}, { gate: isolation });
+});
 
 views = new Views({
   request: (type, payload, options) => python.request(type, payload, options),
@@ -284,7 +281,6 @@ function runEditor() {
   if (python.state === "running") return Promise.resolve({ ok: false, stdout: "", error: { type: "Busy", message: "already running" } });
   if (python.state !== "loading") return runNow();
   if (!queuedRun) {
-    stay(); // a first visit's reload for isolation would throw this run away
     output.line("note", t.runQueued);
     const settle = () => { queuedRun = null; };
     queuedRun = python.ready.then(() => (settle(), runNow()), (err) => {
@@ -408,7 +404,6 @@ shareUI.start(); // a link in the URL fragment replaces what was restored above
 
 window.playground = Object.freeze({
   setCode(text) {
-    stay(); // scripts are learners too: no reload under their feet
     editor.setCode(String(text));
   },
   getCode: () => editor.getCode(),

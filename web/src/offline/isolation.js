@@ -4,33 +4,28 @@
 // (Pyodide's interrupt buffer is a SharedArrayBuffer). A host that sends
 // COOP/COEP itself needs nothing here. Elsewhere the service worker (sw.js)
 // adds those headers to the page it serves, but it serves only pages loaded
-// after it took control, so a first visit registers it and reloads once,
-// before Python starts loading (a reload later would throw Python away).
+// after it took control, so a first visit registers it and reloads once.
 //
-// A learner who has begun (a click or a key, a script's setCode, a Run queued
-// while loading) is never reloaded away from it: stay() gives isolation up for
-// this visit, and so does a share link (main.js does not ask, it is consumed at once).
+// boot.js runs this from a small script at the top of <head>, before the page's
+// own script is even parsed: a first visit halts its document at once (the
+// learner sees a blank page for the moment the service worker needs to take
+// over, never a page that is thrown away) and reloads. The URL is kept, so a
+// share link in it survives. Every other visit goes on at once.
 //
-// <html data-isolation> says where it stands: "pending" while the page may still
-// reload, then "isolated", "none" (cannot be), or why it gave up ("stayed",
-// "timeout", "failed"). Tests wait for it before driving the page.
+// <html data-isolation> says where it stands: "pending" while the page is about
+// to reload, then "isolated", "none" (cannot be, or tried before in this tab),
+// or, after a first visit's attempt failed, nothing more (the page reloads
+// anyway and is then "none"). Tests wait for it before driving the page.
 //
 // Never a loop: the reload happens only when no service worker controls the
 // page and this tab has not tried before (sessionStorage). A browser that
 // ignores the headers a service worker adds comes back controlled but not
-// isolated, and simply goes on; Stop then restarts Python instead.
+// isolated, and simply goes on; Stop then restarts Python instead. A service
+// worker that cannot be registered, or takes too long, reloads the page too:
+// it has been halted, and the second visit, having tried, goes on at once.
 
 const TRIED_KEY = "autograd-playground:isolation-reload";
 const TAKEOVER_TIMEOUT_MS = 4_000; // a service worker that takes longer is not worth the wait
-let stayHere = () => {}; // set while isolate() may still reload the page
-
-/**
- * Gives isolation up for this visit: a pending isolate() resolves without
- * reloading, and a reload already asked for but not yet under way is cancelled.
- */
-export function stay() {
-  stayHere();
-}
 
 function triedBefore() {
   try {
@@ -42,53 +37,46 @@ function triedBefore() {
   }
 }
 
+function mark(state) {
+  document.documentElement.dataset.isolation = state;
+}
+
 /**
- * Makes the page cross-origin isolated if it can (and if `wanted`).
+ * Makes the page cross-origin isolated if it can.
  *
- * @param {boolean} [wanted] false: do not try on this visit (a share link is consumed at once)
- * @returns {Promise<string>|null} null when Python may start loading at once (the page is
- *     isolated, or cannot be: no service workers, already controlled, or tried in this
- *     tab); else a promise that resolves once it may, with why ("stayed", see stay(),
- *     "timeout" or "failed"), and never resolves when the page reloads.
+ * @returns {boolean} false when the page may start loading Python at once (it is
+ *     isolated, or cannot be: no service workers, already controlled, or tried in
+ *     this tab); true when it halted this document and reloads it as soon as the
+ *     service worker controls it (or gave up: the reload then finds it tried).
  */
-export function isolate(wanted = true) {
-  const mark = (state) => {
-    document.documentElement.dataset.isolation = state;
-  };
+export function isolate() {
   if (self.crossOriginIsolated) {
     mark("isolated");
-    return null;
+    return false;
   }
   const container = navigator.serviceWorker;
-  if (!wanted || !container || !window.isSecureContext || container.controller || triedBefore()) {
+  if (!container || !window.isSecureContext || container.controller || triedBefore()) {
     mark("none");
-    return null;
+    return false;
   }
   mark("pending");
-  return new Promise((resolve) => {
-    let state = "waiting"; // -> "reloading" | "done"
-    const finish = (why) => {
-      if (state === "done") return;
-      if (state === "reloading") window.stop(); // the old document is still here: keep it
-      state = "done";
-      mark(why);
-      resolve(why);
-    };
-    const reload = () => {
-      if (state !== "waiting") return;
-      state = "reloading";
-      location.reload();
-    };
-    stayHere = () => finish("stayed");
-    setTimeout(() => state === "waiting" && finish("timeout"), TAKEOVER_TIMEOUT_MS);
-    // sw.js claims the page when it first activates.
-    container.addEventListener("controllerchange", reload, { once: true });
-    container
-      .register("./sw.js", { scope: "./" })
-      .then((registration) => {
-        // Already installed (say after a hard reload, which bypasses it): the reload is served by it.
-        if (registration.active) reload();
-      })
-      .catch(() => state === "waiting" && finish("failed"));
-  });
+  // Nothing of this document is kept: stop loading its styles and script.
+  window.stop();
+  let reloading = false;
+  const reload = () => {
+    if (reloading) return;
+    reloading = true;
+    location.reload();
+  };
+  setTimeout(reload, TAKEOVER_TIMEOUT_MS);
+  // sw.js claims the page when it first activates.
+  container.addEventListener("controllerchange", reload, { once: true });
+  container
+    .register("./sw.js", { scope: "./" })
+    .then((registration) => {
+      // Already installed (say after a hard reload, which bypasses it): the reload is served by it.
+      if (registration.active) reload();
+    })
+    .catch(reload);
+  return true;
 }

@@ -30,15 +30,12 @@ export class PythonClient {
    * @param {(stream: string, text: string) => void} hooks.onStream  streamed output
    * @param {(state: string) => void} hooks.onState  "loading" | "ready" | "running" | "error"
    * @param {(why: "died"|"silent") => void} [hooks.onRestarted]  Python was restarted unasked
-   * @param {object} [options]
-   * @param {Promise<unknown>|null} [options.gate] the first worker starts once it resolves
-   *     (at once without one)
    */
-  constructor(hooks, { gate = null } = {}) {
+  constructor(hooks) {
     this.hooks = hooks;
     this.nextId = 1;
     this.pending = new Map(); // id -> {resolve, type, quiet}
-    this.current = this.spawn(gate);
+    this.current = this.spawn();
     this.ping = null; // {ids, sent} of the ping waiting for its pong
     this.watchTimer = null;
     this.readyPromise = null;
@@ -76,8 +73,8 @@ export class PythonClient {
     this.readyPromise.catch(() => {}); // a failed load is reported through onStatus
   }
 
-  spawn(gate) {
-    return new WorkerHandle((handle, msg) => this.dispatch(handle, msg), gate);
+  spawn() {
+    return new WorkerHandle((handle, msg) => this.dispatch(handle, msg));
   }
 
   dispatch(handle, msg) {

@@ -7,6 +7,18 @@
 // port (`import js; js.postMessage(...)`), and the page does not listen there.
 // A worker that dies (user code calling `js.close()`, or Pyodide crashing, after
 // which the worker ends itself) releases the Web Lock it holds from start-up.
+// The first handle adopts the worker boot.js started before main.js loaded.
+
+import { BOOT_KEY } from "./boot_key.js";
+
+/** The worker boot.js started early, once: {worker, error}, or null. */
+function takeBootWorker() {
+  const boot = self[BOOT_KEY];
+  if (!boot || !boot.worker) return null;
+  const taken = { worker: boot.worker, error: boot.error };
+  boot.worker = null;
+  return taken;
+}
 
 function uniqueName() {
   const random = self.crypto && crypto.randomUUID ? crypto.randomUUID() : `${Date.now()}-${Math.random()}`;
@@ -16,11 +28,8 @@ function uniqueName() {
 export class WorkerHandle {
   /**
    * @param {(handle: WorkerHandle, msg: object) => void} onMessage every message of the worker
-   * @param {Promise<unknown>|null} gate the worker is created once it resolves (the page may
-   *     reload before, see isolation.js), at once without one; requests posted meanwhile wait
-   *     in the channel
    */
-  constructor(onMessage, gate = null) {
+  constructor(onMessage) {
     this.worker = null;
     this.phases = [];
     this.ready = false;
@@ -37,14 +46,13 @@ export class WorkerHandle {
     if (typeof SharedArrayBuffer !== "undefined" && self.crossOriginIsolated) {
       this.interrupt = new Uint8Array(new SharedArrayBuffer(1));
     }
-    if (gate) gate.then(() => this.start(channel.port2));
-    else this.start(channel.port2);
+    this.start(channel.port2);
   }
 
   start(port) {
-    if (this.terminated) return;
-    performance.mark("playground:worker-start");
-    this.worker = new Worker(new URL("./worker.js", location.href), { type: "module" });
+    const early = takeBootWorker();
+    if (!early) performance.mark("playground:worker-start");
+    this.worker = early ? early.worker : new Worker(new URL("./worker.js", location.href), { type: "module" });
     const connect = { type: "connect", port, lock: this.lock };
     if (this.interrupt) connect.interruptBuffer = this.interrupt.buffer;
     this.worker.postMessage(connect, [port]);
@@ -53,6 +61,7 @@ export class WorkerHandle {
       // Only the loading script can fail the worker; later errors come from user code's callbacks.
       if (!this.ready) this.receive({ type: "fatal", phase: "worker", message: event.message || "worker error" });
     };
+    if (early && early.error) this.receive({ type: "fatal", phase: "worker", message: early.error });
   }
 
   /** The worker holds its lock for life: being granted it means the worker is gone. */
