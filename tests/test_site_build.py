@@ -381,8 +381,17 @@ def assert_dist_is_complete(dist: Path) -> None:
     assert sha(wheel.read_bytes()) == info["autograd_py_sha256"]
     with zipfile.ZipFile(wheel) as archive:
         names = archive.namelist()
-    assert any(n.startswith("autograd_py/") and n.endswith(".py") for n in names)
-    assert not any("__pycache__" in n for n in names)
+        pycs = {n: archive.read(n)[:8] for n in names if "__pycache__" in n}
+        record = archive.read(next(n for n in names if n.endswith(".dist-info/RECORD"))).decode()
+    sources = [n for n in names if n.startswith("autograd_py/") and n.endswith(".py")]
+    assert sources
+    # Pyodide's bytecode of each module and nothing else (no stale .pyc of a deleted module):
+    # unchecked-hash .pyc files (flags 0b01), which Python uses without the source's mtime.
+    expected = {f"{folder}/__pycache__/{name[:-3]}.cpython-312.pyc"
+                for folder, _, name in (n.rpartition("/") for n in sources)}
+    assert set(pycs) == expected
+    assert {header[4:8] for header in pycs.values()} == {(1).to_bytes(4, "little")}
+    assert all(f"{n}," in record for n in pycs)
     for bundle in ("main.js", "worker.js"):
         assert (dist / bundle).stat().st_size > 0, bundle
 

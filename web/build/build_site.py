@@ -4,7 +4,8 @@ Steps, each timed on stdout:
 
 1. check the inputs (``web/src/app/main.js``, ``web/src/runtime/worker.js``,
    ``web/public/index.html``, ``web/node_modules``),
-2. build the ``autograd_py`` wheel from the working tree into ``wheels/``,
+2. build the ``autograd_py`` wheel from the working tree into ``wheels/``, with
+   Pyodide's bytecode of each module added (``web/build/precompile.mjs``),
 3. bundle ``main.js`` and ``worker.js`` with esbuild (``web/build/bundle.mjs``),
 4. copy ``web/public/`` verbatim, and ``web/examples/`` into ``examples/``,
 5. gather the Pyodide runtime and sha256-checked wheels into ``pyodide/``
@@ -49,6 +50,7 @@ REPO_ROOT = Path(__file__).resolve().parents[2]
 WEB_DIR = REPO_ROOT / "web"
 NODE_MODULES = WEB_DIR / "node_modules"
 BUNDLER = Path(__file__).resolve().parent / "bundle.mjs"
+PRECOMPILER = Path(__file__).resolve().parent / "precompile.mjs"
 # Top-level files of the repository a wheel build may read; missing ones are skipped.
 PACKAGING_FILES = ("pyproject.toml", "setup.py", "setup.cfg", "MANIFEST.in", "README.md",
                    "LICENSE", "LICENSE.txt", "LICENSE.md")
@@ -141,6 +143,23 @@ def build_wheel(repo_root: Path, wheels_dir: Path) -> Path:
         return Path(shutil.move(str(wheels[0]), wheels_dir / wheels[0].name))
 
 
+def precompile(wheel: Path) -> Path:
+    """Adds the bytecode of web/node_modules/pyodide's Python to ``wheel`` (precompile.mjs).
+
+    The browser then imports autograd_py without compiling it. The bytecode is
+    only usable by the same Python, so that Pyodide must be the site's.
+    """
+    package = json.loads((NODE_MODULES / "pyodide" / "package.json").read_text(encoding="utf-8"))
+    if package["version"] != fetch_pyodide.PYODIDE_VERSION:
+        raise BuildError(f"web/node_modules has pyodide {package['version']}, the site uses "
+                         f"{fetch_pyodide.PYODIDE_VERSION} (run `npm ci --prefix web`)")
+    result = subprocess.run(["node", str(PRECOMPILER), str(wheel)], capture_output=True, text=True,
+                            cwd=WEB_DIR)
+    if result.returncode != 0:
+        raise BuildError(f"precompiling the wheel failed:\n{result.stdout}{result.stderr}")
+    return wheel
+
+
 def bundle(src_dir: Path, out_dir: Path, minify: bool) -> list[dict]:
     """Run esbuild through bundle.mjs; returns the written files with sizes."""
     cmd = ["node", str(BUNDLER), "--src", str(src_dir), "--out", str(out_dir)]
@@ -213,7 +232,7 @@ def build_site(out_dir: Path, src_dir: Path, public_dir: Path, cache_dir: Path |
     staging = Path(tempfile.mkdtemp(prefix=f".{out_dir.name}.staging-", dir=out_dir.parent))
     try:
         steps = [
-            ("autograd_py wheel", lambda: build_wheel(REPO_ROOT, staging / "wheels")),
+            ("autograd_py wheel", lambda: precompile(build_wheel(REPO_ROOT, staging / "wheels"))),
             ("esbuild bundle", lambda: bundle(src_dir, staging, minify)),
             ("copy public/", lambda: copy_public(public_dir, staging)),
             ("pyodide assets", lambda: fetch_pyodide.assemble(staging / "pyodide",
