@@ -189,7 +189,7 @@ def test_keyboard_reaches_every_tab_runs_from_anywhere_and_indents(playground):
     expect(playground.testid("tab-backward")).to_be_focused()
     expect(playground.testid("backward")).to_be_visible()
     page.keyboard.press("End")
-    expect(playground.testid("steps")).to_be_visible()
+    expect(playground.testid("modes")).to_be_visible()
     page.keyboard.press("ArrowRight")  # wraps around
     expect(playground.testid("grads")).to_be_visible()
     expect(playground.testid("tab-grads")).to_be_focused()

@@ -8,8 +8,8 @@
 import dagre from "@dagrejs/dagre";
 import { count, shapeText } from "./dom.js";
 
-const CHAR = { title: 7.4, sub: 6.5 }; // monospace advance at the view's font sizes
-const PAD_X = 12;
+export const CHAR = { title: 7.4, sub: 6.5 }; // monospace advance at the view's font sizes
+export const PAD_X = 12;
 const MAX_CHARS = 30;
 const LINE_H = { one: 30, two: 44 };
 const DUPLICATE_GAP = 12; // px between parallel edges (x * x has two)
@@ -17,8 +17,8 @@ const DUPLICATE_GAP = 12; // px between parallel edges (x * x has two)
 // cheaper longest-path ranker keeps a large graph's layout fast.
 const SIMPLEX_LIMIT = 450;
 
-function clip(text) {
-  return text.length > MAX_CHARS ? `${text.slice(0, MAX_CHARS - 1)}…` : text;
+export function clip(text, most = MAX_CHARS) {
+  return text.length > most ? `${text.slice(0, most - 1)}…` : text;
 }
 
 function dtypeText(dtype) {
@@ -50,7 +50,7 @@ export function nodeLines(node, t) {
 }
 
 function nodeSize(lines) {
-  const [title, sub] = lines.map(clip);
+  const [title, sub] = lines.map((line) => clip(line));
   const width = Math.max(title.length * CHAR.title, (sub || "").length * CHAR.sub) + 2 * PAD_X;
   return { width: Math.max(64, Math.round(width)), height: sub ? LINE_H.two : LINE_H.one };
 }
@@ -77,7 +77,7 @@ export function layoutGraph(graph, t) {
   });
   const byId = new Map();
   for (const node of graph.nodes) {
-    const lines = nodeLines(node, t).map(clip);
+    const lines = nodeLines(node, t).map((line) => clip(line));
     const freedLine = node.kind === "grad_fn" && node.freed ? t.graphFreedShort : null;
     const size = nodeSize(freedLine && lines.length === 1 ? [...lines, freedLine] : lines);
     if (freedLine) size.width = Math.max(size.width, nodeSize([lines[0], freedLine]).width);

@@ -43,6 +43,7 @@ export class GraphView {
     const t = this.t;
     this.title = h("h2", { text: t.graphTitle });
     this.hint = h("span", { class: "viz-hint", text: t.graphHint });
+    this.modeSlot = h("span", { class: "mode-slot" }); // the backward/forward switch, when a run has both
     this.legend = h("div", { class: "legend", "aria-hidden": "true" });
     const button = (label, title, fn) => h("button", { type: "button", class: "icon", title, "aria-label": title, onclick: fn, text: label });
     this.zoomOut = button("−", t.zoomOut, () => this.zoomBy(1 / 1.25));
@@ -57,7 +58,7 @@ export class GraphView {
     this.canvas = h("div", { class: "graph-canvas" }, this.svg, this.empty, this.legend);
     this.details = h("aside", { class: "node-details", hidden: true, "data-testid": "node-details" });
     fill(this.root, 
-      h("div", { class: "viz-head" }, this.title, this.hint, h("span", { class: "grow" }),
+      h("div", { class: "viz-head" }, this.title, this.modeSlot, this.hint, h("span", { class: "grow" }),
         h("div", { class: "zoom" }, this.zoomOut, this.zoomIn, this.fitButton)),
       this.note,
       this.alert,

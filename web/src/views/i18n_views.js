@@ -1,6 +1,8 @@
 // Strings of the "See autograd" views (graph, gradients, backward, Jacobian,
 // step-through), merged into STRINGS by i18n.js.
 
+import { FORWARD_STRINGS } from "./i18n_forward.js";
+
 export const VIEW_STRINGS = {
   en: {
     graphTitle: "Computation graph",
@@ -172,6 +174,11 @@ export const VIEW_STRINGS = {
       no_tensor: (p) => `There is no tensor named ${p.name}.`,
       too_large: (p) => `${p.count} elements are too many to type (at most ${p.limit}).`,
       jacobian_too_large: (p) => `The Jacobian would be ${p.rows} × ${p.cols}; the view shows at most ${p.limit} × ${p.limit}.`,
+      bad_name: (p) => `${p.name} is not a variable name.`,
+      no_function: (p) => `There is no function named ${p.name}.`,
+      not_callable: (p) => `${p.name} is not a function.`,
+      not_float: (p) => `${p.name} is not floating point: only floating-point tensors have tangents and gradients.`,
+      not_tensor_output: (p) => `${p.name}(...) returned ${p.type}, not a tensor: the panel needs one tensor out.`,
     },
   },
   zh: {
@@ -338,6 +345,13 @@ export const VIEW_STRINGS = {
       no_tensor: (p) => `没有名为 ${p.name} 的张量。`,
       too_large: (p) => `${p.count} 个元素太多，无法手动输入（最多 ${p.limit} 个）。`,
       jacobian_too_large: (p) => `雅可比矩阵会是 ${p.rows} × ${p.cols}；视图最多显示 ${p.limit} × ${p.limit}。`,
+      bad_name: (p) => `${p.name} 不是变量名。`,
+      no_function: (p) => `没有名为 ${p.name} 的函数。`,
+      not_callable: (p) => `${p.name} 不是函数。`,
+      not_float: (p) => `${p.name} 不是浮点张量：只有浮点张量才有切向量和梯度。`,
+      not_tensor_output: (p) => `${p.name}(...) 返回的是 ${p.type}，不是张量：这里需要函数输出一个张量。`,
     },
   },
 };
+
+for (const lang of Object.keys(VIEW_STRINGS)) Object.assign(VIEW_STRINGS[lang], FORWARD_STRINGS[lang]);

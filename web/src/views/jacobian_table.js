@@ -18,10 +18,13 @@ export function indexLabel(name, shape, flat) {
 }
 
 /**
- * @param {object} jac the panel's Jacobian state (rows, cols, labels, cells, origin, fresh)
+ * @param {object} jac the panel's Jacobian state (rows, cols, labels, cells, origin, fresh;
+ *     optionally freshCol: the column filled last, when it fills column by column)
  * @param {object} t strings
+ * @param {object} [options] testid: the table's data-testid; filled: what data-filled says
+ *     (the number of rows with values, unless given)
  */
-export function buildJacobianTable(jac, t) {
+export function buildJacobianTable(jac, t, { testid = "jacobian-table", filled = null } = {}) {
   const head = h("tr", {}, h("td", { class: "corner", text: "" }),
     jac.colLabels.map((label) => h("th", { scope: "col", text: `∂${label}` })));
   const rows = jac.cells.map((values, k) => {
@@ -32,14 +35,18 @@ export function buildJacobianTable(jac, t) {
     const title = jac.origin[k] === "backward" ? t.jRowFromBackward(k) : null;
     return h("tr", { class: classes.join(" "), "data-row": k, title },
       h("th", { scope: "row", text: `∂${jac.rowLabels[k]}` }),
-      Array.from({ length: jac.cols }, (_, j) => h("td", {
-        class: values && values[j] !== 0 ? "nz" : null,
-        text: values ? num(values[j]) : "",
-      })));
+      Array.from({ length: jac.cols }, (_, j) => {
+        const value = values ? values[j] : null;
+        const cell = [];
+        if (value != null && value !== 0) cell.push("nz");
+        if (values && value == null) cell.push("empty");
+        if (value != null && j === jac.freshCol) cell.push("fresh-col");
+        return h("td", { class: cell.join(" ") || null, text: value == null ? "" : num(value) });
+      }));
   });
-  const filled = jac.cells.filter(Boolean).length;
+  const count = filled ?? jac.cells.filter(Boolean).length;
   return h("div", { class: "table-wrap jac-wrap" },
-    h("table", { class: "jac-table", "data-testid": "jacobian-table", "data-filled": filled },
+    h("table", { class: "jac-table", "data-testid": testid, "data-filled": count },
       h("thead", {}, head), h("tbody", {}, rows)),
-    filled ? null : h("p", { class: "muted small", text: t.jEmpty }));
+    count ? null : h("p", { class: "muted small", text: t.jEmpty }));
 }

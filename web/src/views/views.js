@@ -1,13 +1,17 @@
 // The "See autograd" views together: the graph with its details panel, and
-// the Gradients / Backward & Jacobian / Step-through tabs. Every command's
+// the Gradients / Backward & Jacobian / Step-through / Forward vs reverse tabs;
+// beside the graph, the forward-mode view of a run with dual tensors. Every command's
 // result carries the state (graph, trace, grad history, failed node), which
 // is handed to each view; the views' own requests (describe a node, run a
 // backward, build a Jacobian) go to Python through `request`. No autograd
 // logic lives here.
 
 import { BackwardPanel } from "./backward_panel.js";
+import { h } from "./dom.js";
+import { ForwardGraphView } from "./forward_view.js";
 import { GradsPanel } from "./grads_panel.js";
 import { GraphView } from "./graph_view.js";
+import { ModesPanel } from "./modes_panel.js";
 import { NodeDetails } from "./node_details.js";
 import { StepPanel } from "./step_panel.js";
 
@@ -48,22 +52,54 @@ export class Views {
       busy: () => hooks.busy(),
     });
     this.steps = new StepPanel($("steps"), { onStep: (state) => this.graph.setStep(state) });
-    const tabs = [...document.querySelectorAll("[data-tab]")];
-    for (const button of tabs) {
-      button.addEventListener("click", () => this.showTab(button.dataset.tab));
-      // The tab pattern of ARIA: one Tab stop, arrows (and Home/End) move between the tabs.
-      button.addEventListener("keydown", (event) => {
-        const at = tabs.indexOf(button);
-        const to = { ArrowRight: at + 1, ArrowLeft: at - 1, Home: 0, End: tabs.length - 1 }[event.key];
-        if (to === undefined) return;
-        event.preventDefault();
-        const next = tabs[(to + tabs.length) % tabs.length];
-        this.showTab(next.dataset.tab);
-        next.focus();
-      });
-    }
+    this.buildForward(t);
+    this.modes = new ModesPanel(this.addModesTab(), {
+      compare: (fn, input) => hooks.request("compare_modes", { function: fn, input }, { quiet: true }),
+      busy: () => hooks.busy(),
+    });
+    wireTabs([...document.querySelectorAll("[data-tab]")], (button) => this.showTab(button.dataset.tab));
     this.setStrings(t);
     this.showTab(this.tab);
+  }
+
+  /** The forward-mode view, beside the graph, and the switch between the two (shown when a run has both). */
+  buildForward(t) {
+    const section = h("section", { id: "forward-graph", class: "graph-panel", "data-testid": "forward-graph", hidden: true });
+    $("graph").after(section);
+    this.forward = new ForwardGraphView(section, { t });
+    this.graphMode = "backward";
+    const tab = (mode) => h("button", { type: "button", role: "tab", "data-mode": mode, "data-testid": `graph-mode-${mode}`,
+      "aria-controls": mode === "forward" ? "forward-graph" : "graph" });
+    this.modeTabs = [tab("backward"), tab("forward")];
+    this.modeSwitch = h("span", { class: "graph-modes", role: "tablist", hidden: true }, this.modeTabs);
+    wireTabs(this.modeTabs, (button) => this.setGraphMode(button.dataset.mode));
+    this.setGraphMode("backward");
+  }
+
+  /** The fourth tab, "Forward vs reverse", and its panel (after the page's three). */
+  addModesTab() {
+    this.modesTab = h("button", { id: "tab-modes", type: "button", role: "tab", "data-tab": "modes",
+      "aria-controls": "modes", "data-testid": "modes-tab" });
+    document.querySelector(".tabs[role=tablist]").appendChild(this.modesTab);
+    const panel = h("section", { id: "modes", class: "tab-panel", role: "tabpanel", "aria-labelledby": "tab-modes",
+      "data-testid": "modes", hidden: true });
+    $("steps").after(panel);
+    return panel;
+  }
+
+  setGraphMode(mode) {
+    this.graphMode = mode;
+    const forward = mode === "forward";
+    $("graph").hidden = forward;
+    this.forward.root.hidden = !forward;
+    const focused = this.modeSwitch.contains(document.activeElement) ? document.activeElement.dataset.mode : null;
+    (forward ? this.forward : this.graph).modeSlot.appendChild(this.modeSwitch);
+    for (const button of this.modeTabs) {
+      const on = button.dataset.mode === mode;
+      button.setAttribute("aria-selected", String(on));
+      button.tabIndex = on ? 0 : -1;
+      if (button.dataset.mode === focused) button.focus(); // moving it to the other head lost the focus
+    }
   }
 
   setStrings(t) {
@@ -73,6 +109,11 @@ export class Views {
     this.grads.setStrings(t);
     this.backward.setStrings(t);
     this.steps.setStrings(t);
+    this.forward.setStrings(t);
+    this.modes.setStrings(t);
+    this.modesTab.textContent = t.tabModes;
+    this.modeSwitch.setAttribute("aria-label", t.gmLabel);
+    for (const button of this.modeTabs) button.textContent = button.dataset.mode === "forward" ? t.gmForward : t.gmBackward;
   }
 
   showTab(name) {
@@ -104,8 +145,22 @@ export class Views {
     this.grads.update(graph.tensors, result.grad_history);
     this.backward.update(graph.tensors, { freed: result.freed_tensors, freedBy: result.freed_by });
     this.steps.update(result.trace || null, graph);
+    this.showForward(result.forward || null, fresh, graph);
+    this.modes.update(graph.tensors, result.functions);
     if (this.state.failed) this.graph.select(this.state.failed.id);
     else this.refreshDetails();
+  }
+
+  /**
+   * A command's forward view: a run's replaces the last one; a console line without dual
+   * tensors keeps it. A run with dual tensors and no grad_fn opens on the forward view.
+   */
+  showForward(forward, fresh, graph) {
+    if (!forward && !fresh) return;
+    this.forward.render(forward, { keepView: !fresh });
+    this.modeSwitch.hidden = !forward;
+    if (!forward) this.setGraphMode("backward");
+    else if (fresh && !graph.nodes.some((node) => node.kind === "grad_fn")) this.setGraphMode("forward");
   }
 
   /** Drops every choice and highlight made for the previous namespace. */
@@ -115,6 +170,9 @@ export class Views {
     this.steps.clear();
     this.grads.clear();
     this.backward.forget();
+    this.forward.select(null, { silent: true });
+    this.forward.hideDetails();
+    this.modes.forget();
   }
 
   select(id) {
@@ -133,7 +191,7 @@ export class Views {
 
   setBusy() {
     const busy = this.hooks.busy();
-    for (const el of document.querySelectorAll('[data-testid="backward-run"], [data-testid="jacobian-build"], [data-testid="graph-fix"], [data-testid="freed-fix"]')) {
+    for (const el of document.querySelectorAll('[data-testid="backward-run"], [data-testid="jacobian-build"], [data-testid="graph-fix"], [data-testid="freed-fix"], [data-testid="modes-build"]')) {
       el.disabled = busy;
     }
   }
@@ -156,5 +214,21 @@ export class Views {
       if (result.failed_node) this.graph.render(this.state.graph, { failed: result.failed_node, keepView: true });
     }
     return result;
+  }
+}
+
+/** The tab pattern of ARIA: one Tab stop, arrows (and Home/End) move between the tabs. */
+function wireTabs(tabs, show) {
+  for (const button of tabs) {
+    button.addEventListener("click", () => show(button));
+    button.addEventListener("keydown", (event) => {
+      const at = tabs.indexOf(button);
+      const to = { ArrowRight: at + 1, ArrowLeft: at - 1, Home: 0, End: tabs.length - 1 }[event.key];
+      if (to === undefined) return;
+      event.preventDefault();
+      const next = tabs[(to + tabs.length) % tabs.length];
+      show(next);
+      next.focus();
+    });
   }
 }
