@@ -325,7 +325,8 @@ def _add_grads(a, b, create_graph):
     """
     if create_graph or a._data.shape != b._data.shape or a._data.dtype != b._data.dtype:
         return a + b
-    out = _make(a._data + b._data)
+    # dual gradients (forward-over-reverse) add as tensors, so their tangents add too
+    out = a + b if a._fw_grads or b._fw_grads else _make(a._data + b._data)
     if _references(a) == _SOLE and a._base is None and "_zerotensor" not in a.__dict__ and all(
             s or n <= 1 for s, n in zip(a._data.strides, a._data.shape)):
         out._version_counter[0] = a._version_counter[0] + 1

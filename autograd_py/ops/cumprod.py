@@ -50,12 +50,14 @@ def cumprod(input, dim, dtype=None):
 
 
 def cumprod_jvp(t, x, result, axis):
-    """``cumsum(t / x) * result`` when ``x`` has no zeros (PyTorch's generic formula); with zeros,
-    each output's tangent term by term: sum over j <= k of t[j] times the product of x[:k+1]
-    without x[j] (O(n^2), in differentiable ops)."""
+    """PyTorch's generic formula ``cumsum(t / x) * result``; from the first zero of a slice on,
+    where that formula divides by zero, each output's tangent term by term: the sum over j <= k
+    of t[j] times the product of x[:k+1] without x[j] (O(n^2), in differentiable ops)."""
     from .reduction import cumsum
-    if not x._data.size or not np.any(x._data == 0):
-        return cumsum(t / x, axis) * result
+    z = cumsum(t / x, axis) * result
+    zero = x._data == 0
+    if not np.any(zero):
+        return z
     from .comparison import where
     from .reduction import sum
     from .shape import transpose, unsqueeze
@@ -64,7 +66,8 @@ def cumprod_jvp(t, x, result, axis):
     rows = cumprod(where(eye, 1.0, unsqueeze(transpose(x, axis, -1), -2)), -1)  # [..., j, k]
     upto = _make(np.triu(np.ones((n, n), dtype=bool)))  # only j <= k contributes to output k
     terms = where(upto, rows * unsqueeze(transpose(t, axis, -1), -1), 0.0)
-    return transpose(sum(terms, -2), axis, -1)  # the swap undone
+    exact = transpose(sum(terms, -2), axis, -1)  # the swap undone
+    return where(_make(np.cumsum(zero, axis=axis) > 0), exact, z)
 
 
 def _reversed_cumsum(w, axis):
