@@ -123,7 +123,8 @@ def unpack_dual(tensor, *, level=None):
     inner = _internal(level)
     if inner is None:
         raise RuntimeError("Invalid level given to _fw_primal")
-    tangent = forward_mode.tangent(tensor, inner)
+    # Inside a custom Function's forward or jvp, forward mode is off: no tangent shows.
+    tangent = forward_mode.tangent(tensor, inner) if inner in forward_mode.levels else None
     if tangent is None:
         return UnpackedDualTensor(tensor, None)
     return UnpackedDualTensor(primal_view(tensor), tangent)

@@ -1,13 +1,15 @@
 """``torch.autograd.Function``: user-defined ops with their own forward and backward."""
 import functools
+import inspect
 import warnings
 import weakref
 
 import numpy as np
 
-from .. import grad_mode
+from .. import forward_mode, grad_mode
 from .._tensor import Tensor, _make
 from ..node import FREED_MESSAGE, Node, SavedTensor
+from . import function_jvp
 
 DIRTY_NOT_RETURNED = ("Some elements marked as dirty during the forward method were not returned as output. The "
                       "inputs that are modified inplace must all be outputs of the Function.")
@@ -31,6 +33,11 @@ class FunctionCtx:
         self._to_save = tensors
 
     def save_for_forward(self, *tensors):
+        """Saves tensors for ``jvp``, which reads them as ``ctx.saved_tensors``."""
+        for t in tensors:
+            if not (isinstance(t, Tensor) or t is None):
+                raise AssertionError("save_for_forward expects all arguments to be tensors; you should save "
+                                     "non-tensors as attributes on ctx.")
         self._to_save_forward = tensors
 
     def mark_dirty(self, *args):
@@ -60,6 +67,8 @@ class BackwardCFunction(FunctionCtx, Node):
 
     @property
     def saved_tensors(self):
+        if "_saved_for_forward" in self.__dict__:  # inside jvp: what save_for_forward got
+            return self._saved_for_forward
         if self._freed:
             raise RuntimeError(FREED_MESSAGE)
         if self._vars is None:
@@ -77,15 +86,23 @@ class BackwardCFunction(FunctionCtx, Node):
                 s.owner = weakref.ref(self)
         return tuple(self._vars["tensors"])
 
+    def _get_user_fn(self):
+        """The user's ``backward``, or its ``vjp`` when that is the one overridden."""
+        cls = self._forward_cls
+        if cls.backward is not Function.backward and cls.vjp is not Function.vjp:
+            raise RuntimeError("Implementing both 'backward' and 'vjp' for a custom Function is not allowed. You "
+                               "should only implement one of them.")
+        return cls.vjp if cls.vjp is not Function.vjp else cls.backward
+
     def apply(self, *grads):
         """Runs the user's ``backward`` on ``grads`` as given (what calling ``grad_fn.apply`` does)."""
-        return self._forward_cls.backward(self, *grads)
+        return self._get_user_fn()(self, *grads)
 
     def _apply(self, grads):
         if self.materialize_grads:
             grads = [g if g is not None else _make(np.zeros(shape, dtype)) for g, (shape, dtype)
                      in zip(grads, self._output_meta)]
-        result = self._forward_cls.backward(self, *grads)
+        result = self._get_user_fn()(self, *grads)
         if not isinstance(result, tuple):
             result = (result,)
         if len(result) != len(self._arg_is_tensor):
@@ -115,7 +132,7 @@ class FunctionMeta(type):
         super().__init__(name, bases, attrs)
 
 
-class Function(metaclass=FunctionMeta):
+class Function(FunctionCtx, metaclass=FunctionMeta):
     """Base class for custom differentiable ops.
 
     Subclass it with static ``forward(ctx, *args)`` and ``backward(ctx, *grad_outputs)``, then call
@@ -162,8 +179,25 @@ class Function(metaclass=FunctionMeta):
     vjp = backward
 
     @staticmethod
+    def jvp(ctx, *grad_inputs):
+        """The outputs' tangents from the inputs' (forward mode); one per ``forward`` output, None
+        for outputs that are not differentiable. ``ctx.saved_tensors`` holds what ``forward`` gave
+        ``ctx.save_for_forward``; inputs without a tangent get zeros (None for non-tensors)."""
+        raise NotImplementedError("You must implement the jvp function for custom autograd.Function to use it with "
+                                  "forward mode AD.")
+
+    @staticmethod
     def setup_context(ctx, inputs, output):
         raise NotImplementedError
+
+    # torch.vmap support: a ``vmap`` staticmethod, or ``generate_vmap_rule = True`` to batch the
+    # Function's own ops (both are kept here for the vmap transform).
+    generate_vmap_rule = False
+
+    @staticmethod
+    def vmap(info, in_dims, *args):
+        raise NotImplementedError("To use autograd.Function with vmap, you must either override the vmap staticmethod "
+                                  "or set generate_vmap_rule=True.")
 
     @classmethod
     def apply(cls, *args, **kwargs):
@@ -172,10 +206,14 @@ class Function(metaclass=FunctionMeta):
         ctx.needs_input_grad = tuple(isinstance(a, Tensor) and a._requires_grad for a in args)
         ctx._arg_is_tensor = tuple(isinstance(a, Tensor) for a in args)
         uses_setup = cls.setup_context is not Function.setup_context
-        with grad_mode.no_grad():
+        if uses_setup:
+            args, kwargs = _bind_defaults(cls.forward, args, kwargs)
+        fw_on = bool(forward_mode.levels) and forward_mode.has_dual(tensor_args)
+        with grad_mode.no_grad(), function_jvp.forward_disabled():
             output = cls.forward(*args, **kwargs) if uses_setup else cls.forward(ctx, *args, **kwargs)
         if uses_setup:
-            cls.setup_context(ctx, args, output)
+            with function_jvp.forward_disabled():
+                cls.setup_context(ctx, args, output)
         is_tuple = isinstance(output, tuple)
         outputs = list(output) if is_tuple else [output]
         record = grad_mode.is_grad_enabled() and any(t._requires_grad for t in tensor_args)
@@ -183,11 +221,13 @@ class Function(metaclass=FunctionMeta):
         non_diff = {id(t) for t in _checked(ctx, "_non_differentiable", "mark_non_differentiable only accepts "
                                             "variable arguments, but got ")}
         dirty = _bump_dirty(ctx)
+        returned_as_is = [None] * len(outputs)
         for i, out in enumerate(outputs):
             if isinstance(out, Tensor) and id(out) not in dirty and any(out is a for a in tensor_args):
                 # Returning an input as-is: PyTorch hands back a view so the input keeps its history.
                 outputs[i] = view = _make(out._data)
                 view._version_counter = out._version_counter
+                returned_as_is[i] = out
                 if id(out) in non_diff:
                     non_diff.add(id(view))
         if record:
@@ -208,7 +248,19 @@ class Function(metaclass=FunctionMeta):
         if ctx._to_save and record:
             ctx._vars = {"tensors": [SavedTensor(t, is_output=t._grad_fn is ctx) if isinstance(t, Tensor) else t
                                       for t in ctx._to_save]}
+        if fw_on:
+            function_jvp.process(cls, ctx, args, outputs, returned_as_is, non_diff, dirty)
         return tuple(outputs) if is_tuple else outputs[0]
+
+
+def _bind_defaults(forward, args, kwargs):
+    """With ``setup_context``, ``inputs`` holds every argument of ``forward``, defaults included."""
+    try:
+        bound = inspect.signature(forward).bind(*args, **kwargs)
+    except (TypeError, ValueError):
+        return args, kwargs
+    bound.apply_defaults()
+    return bound.args, bound.kwargs
 
 
 def _checked(ctx, attr, message):
