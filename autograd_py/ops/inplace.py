@@ -556,14 +556,10 @@ class CopyBackwards(Node):
         return g_self, grad  # the engine sums grad back to src's shape
 
     def jvp(self, tangents, inputs, result):
-        # derivatives.yaml: self_t.copy_(src_t): the source's tangent, broadcast and cast; zeros without
+        # derivatives.yaml: self_t.copy_(src_t): the source's tangent, broadcast (zeros without one).
+        # Cast only when it is copied into the tensor's own tangent: a new one keeps src_t's dtype.
         src_t = tangents[1]
-        if src_t is None:
-            return _zeros_like(result)
-        if src_t._data.dtype != result._data.dtype:
-            from .pointwise import to_dtype
-            src_t = to_dtype(src_t, result._data.dtype)
-        return src_t
+        return src_t if src_t is not None else _zeros_like(result)
 
 
 class FillBackward0(Node):

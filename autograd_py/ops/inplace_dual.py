@@ -15,10 +15,16 @@ from .base import _make, np
 
 
 def with_tangents(old, t):
-    """``old``, the snapshot an in-place op computes from, carrying ``t``'s tangents (the formula
-    reads them). Returns ``old``."""
+    """``old``, the snapshot an in-place op computes from, carrying copies of ``t``'s tangents: the
+    formula reads them, and the op may save ``old`` for backward, where its tangent must stay the
+    one from before the write (``t``'s own is then updated in place). Returns ``old``."""
     if t._fw_grads:
-        old._fw_grads = dict(t._fw_grads)
+        from .pointwise import clone
+        old._fw_grads = {}
+        for level, tangent in t._fw_grads.items():
+            if level in forward_mode.levels:
+                with forward_mode._Hidden(level):
+                    old._fw_grads[level] = clone(tangent)
     return old
 
 
