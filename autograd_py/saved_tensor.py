@@ -6,7 +6,7 @@ when backward (or ``grad_fn._saved_*``) needs it.
 """
 import re
 
-from . import grad_mode
+from . import forward_mode, grad_mode
 
 # (pack_hook, unpack_hook) pairs, innermost last; only the innermost pair applies.
 default_hooks = []
@@ -61,7 +61,7 @@ class SavedTensor:
 
     __slots__ = ("tensor", "array", "counter", "version", "output_nr", "cls", "is_output", "shape",
                  "hooks", "packed", "grad_fn", "accumulator", "requires_grad", "owner", "view_fn_ref",
-                 "__weakref__")
+                 "fw_grads", "__weakref__")
 
     def __init__(self, tensor, is_output=False):
         self.counter = tensor._version_counter
@@ -71,10 +71,17 @@ class SavedTensor:
         self.array = tensor._data
         self.is_output = is_output
         self.hooks = None
+        self.fw_grads = None
         if is_output:
             self.tensor = None
             self.output_nr = tensor._output_nr
             self.cls = tensor.__class__
+            if forward_mode.levels:
+                # The output gets its tangents after being saved: share the dict they go into, so
+                # that backward (forward-over-reverse) sees them, as PyTorch saves the fw grad.
+                if tensor._fw_grads is None:
+                    tensor._fw_grads = {}
+                self.fw_grads = tensor._fw_grads
         else:
             self.tensor = tensor
         if default_hooks:
@@ -183,6 +190,8 @@ class SavedTensor:
         t = object.__new__(self.cls)
         t._data, t._version_counter = self.array, self.counter
         t._grad_fn, t._output_nr, t._requires_grad = saved_for, self.output_nr, True
+        if self.fw_grads:
+            t._fw_grads = self.fw_grads
         return t
 
     def _unpack_hooked(self, saved_for):
