@@ -65,7 +65,7 @@ def numel(input):
 
 _LAZY_SUBMODULES = ("nn", "optim", "cuda", "accelerator", "backends", "serialization", "utils", "func")
 _LAZY_FUNCTIONS = {"save": "serialization", "load": "serialization", "conv1d": "nn.functional",
-                   "conv2d": "nn.functional", "max_pool2d": "nn.functional"}
+                   "conv2d": "nn.functional", "max_pool2d": "nn.functional", "vmap": "batching"}
 
 
 def __getattr__(name):

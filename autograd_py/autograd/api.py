@@ -136,6 +136,13 @@ def grad(outputs, inputs, grad_outputs=None, retain_graph=None, create_graph=Fal
         >>> dy, torch.autograd.grad(dy, x)[0]
         (tensor(27., grad_fn=<MulBackward0>), tensor(18.))
     """
+    from ..batching.batched import levels as vmap_levels
+    if vmap_levels:
+        from ..batching import autograd_bridge
+        if autograd_bridge.any_batched(outputs, inputs, grad_outputs):
+            return autograd_bridge.grad(grad, outputs, inputs, grad_outputs, dict(
+                retain_graph=retain_graph, create_graph=create_graph, only_inputs=only_inputs,
+                allow_unused=allow_unused, is_grads_batched=is_grads_batched, materialize_grads=materialize_grads))
     if materialize_grads and allow_unused is False:
         raise ValueError("Expected allow_unused to be True or not passed when materialize_grads=True, "
                          "but got: allow_unused=False.")

@@ -15,6 +15,7 @@ Example::
 from .forward import hessian, jacfwd, jvp, linearize
 from .functional_call import functional_call, stack_module_state
 from .reverse import grad, grad_and_value, jacrev, vjp
+from ..batching import vmap
 
 __all__ = ["grad", "grad_and_value", "hessian", "jacfwd", "jacrev", "jvp", "linearize", "vjp",
-           "functional_call", "stack_module_state"]
+           "functional_call", "stack_module_state", "vmap"]

@@ -58,7 +58,7 @@ def assert_non_empty_list_of_tensors(output, api, argname):
 
 def error_if_complex(func_name, leaves, is_input):
     for idx, arg in enumerate(leaves):
-        if isinstance(arg, Tensor) and arg._data.dtype.kind == "c":
+        if isinstance(arg, Tensor) and arg.dtype.np.kind == "c":
             kind = "inputs" if is_input else "outputs"
             raise RuntimeError(f"{func_name}: Expected all {kind} to be real but received complex tensor at "
                                f"flattened input idx: {idx}")

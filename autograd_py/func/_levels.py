@@ -29,14 +29,21 @@ class _LevelsHidden:
 
 def alias(t):
     """A view of ``t`` (linked to its history) with ``t``'s tangents at every active level."""
+    from ..batching.batched import BatchedTensor
+    if isinstance(t, BatchedTensor):
+        return BatchedTensor(alias(t._value), t._level)
     from ..ops.shape import view
     with _LevelsHidden():
-        out = view(t, t._data.shape)
+        out = view(t, tuple(t.shape))
     copy_tangents(t, out)
     return out
 
 
 def copy_tangents(src, dst, fix=None):
+    from ..batching.batched import BatchedTensor
+    if isinstance(src, BatchedTensor) or isinstance(dst, BatchedTensor):
+        from ..batching.autograd_bridge import chain  # tangents live on the physical values
+        src, dst = chain(src)[0], chain(dst)[0]
     for level in forward_mode.levels:
         t = forward_mode.tangent(src, level)
         if t is not None:
@@ -48,36 +55,52 @@ class GradLevel:
 
     def __init__(self):
         self.leaves = {}  # id -> leaf; the leaf is kept alive so its id stays its own
+        self.active = False  # while func runs; a finished level's leaves are history nobody wants
+
+    def __enter__(self):
+        self.active = True
+        return self
+
+    def __exit__(self, *exc):
+        self.active = False
 
     def differentiable(self, x):
         """The tensor ``func`` receives in place of the input ``x`` it is differentiated for."""
         if not isinstance(x, Tensor):
             raise ValueError(f"Thing passed to transform API must be Tensor, got {type(x)}")
+        from ..batching import autograd_bridge
+        x = autograd_bridge.lift(x)  # under vmap: one copy per example, for per-example gradients
         if x.requires_grad:
             return alias(x)
         leaf = x.detach()
         leaf.requires_grad_(True)
+        leaf._func_level = self
         copy_tangents(x, leaf)
         self.leaves[id(leaf)] = leaf
+        physical = autograd_bridge.chain(leaf)[0]
+        self.leaves[id(physical)] = physical  # the engine's AccumulateGrad holds the physical leaf
+        physical._func_level = self
         return leaf
 
     def reaches_outside(self, tensors):
         """True when some history of ``tensors`` leads to a leaf this level did not make: an
         outer computation (an enclosing transform, or plain autograd) differentiates through it."""
+        from ..batching.autograd_bridge import chain
         stack, seen = [], set()
         for t in tensors:
             if not isinstance(t, Tensor) or not t.requires_grad:
                 continue
+            t = chain(t)[0]  # under vmap, the physical tensor the graph was recorded on
             fn = t.grad_fn
             if fn is None:
-                if id(t) not in self.leaves:
+                if self._outside(t):
                     return True
             else:
                 stack.append(fn)
         while stack:
             node = stack.pop()
             if isinstance(node, AccumulateGrad):
-                if node.variable is None or id(node.variable) not in self.leaves:
+                if self._outside(node.variable):
                     return True
                 continue
             for nxt, _ in node.next_functions:
@@ -85,6 +108,13 @@ class GradLevel:
                     seen.add(id(nxt))
                     stack.append(nxt)
         return False
+
+    def _outside(self, leaf):
+        """A leaf someone may still differentiate for: the user's, or a live enclosing level's."""
+        if leaf is None:
+            return True
+        owner = leaf.__dict__.get("_func_level")
+        return owner is None or (owner is not self and owner.active)
 
     def unwrap(self, t):
         """``t`` as seen outside this level: without the history that leads only here."""
@@ -127,17 +157,28 @@ class JvpLevel:
     def dual(self, primal, tangent):
         """An alias of ``primal`` carrying ``tangent`` at this level, as ``make_dual`` makes."""
         from ..autograd.forward_ad import _laid_out_like
+        from ..batching import autograd_bridge as bridge
+        if bridge.any_batched((primal, tangent)):
+            # Under vmap the tangent rides on the physical value, where the ops run.
+            primal, tangent = bridge.lift(primal), bridge.lift(tangent)
+            (p, found), (t, _) = bridge.chain(primal), bridge.chain(tangent)
+            return bridge.wrapped(self.dual(p, t), found)
         for name, t in (("primal", primal), ("tangent", tangent)):
-            if t._data.dtype.kind not in "fc":
+            if t.dtype.np.kind not in "fc":
                 raise ValueError(f"Expected {name} to be floating point or complex, but got: {t.dtype}")
-        if tangent._data.shape != primal._data.shape:
+        if tuple(tangent.shape) != tuple(primal.shape):
             raise RuntimeError("Trying to set a forward gradient that has a different size than that of the "
                                f"original Tensor, this is not supported. Tensor is of size "
-                               f"{list(primal._data.shape)} while the given forward gradient is of size "
-                               f"{list(tangent._data.shape)}.")
+                               f"{list(tuple(primal.shape))} while the given forward gradient is of size "
+                               f"{list(tuple(tangent.shape))}.")
         out = alias(primal)
         forward_mode.set_tangent(out, _laid_out_like(tangent, primal), self.level)
         return out
 
     def tangent(self, t):
+        from ..batching import autograd_bridge as bridge
+        if bridge.any_batched((t,)):
+            p, found = bridge.chain(t)
+            tangent = forward_mode.tangent(p, self.level)
+            return None if tangent is None else bridge.wrapped(tangent, found)
         return forward_mode.tangent(t, self.level)

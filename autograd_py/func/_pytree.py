@@ -67,11 +67,11 @@ def _children(tree):
         return type(tree), type(tree), list(tree)
     if type(tree) in (tuple, list):
         return type(tree), None, list(tree)
+    if type(tree).__name__ == "Size" and isinstance(tree, tuple):  # torch.Size is a tuple to pytrees
+        return tuple, None, list(tree)
     if type(tree) is dict:
         return dict, list(tree.keys()), list(tree.values())
-    if tree is None:
-        return type(None), None, []
-    return None
+    return None  # a leaf: a tensor, a number, None...
 
 
 def tree_flatten(tree):
@@ -105,8 +105,6 @@ def _build(it, spec):
     children = [_build(it, c) for c in spec.children]
     if spec.type is dict:
         return dict(zip(spec.context, children))
-    if spec.type is type(None):
-        return None
     if spec.type is list:
         return children
     if spec.type is tuple:

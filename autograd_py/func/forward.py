@@ -7,6 +7,7 @@ per Jacobian column.
 """
 import functools
 
+from ..batching.dispatch import batching  # an op passed before a vmap began: its batched form
 from .._tensor import Tensor
 from ._args import (assert_non_empty_list_of_tensors, assert_non_empty_tensor_output, error_if_complex,
                     replace_args, slice_argnums, wrap_argnums)
@@ -59,7 +60,7 @@ def _jvp(func, primals, tangents, argnums, *, strict=False, has_aux=False):
         duals = tree_unflatten([level.dual(p, t) for p, t in zip(flat_primals, flat_tangents)], primals_spec)
         if argnums is not None:
             duals = replace_args(primals, duals, wrap_argnums(argnums, len(primals)))
-        result = func(*duals)
+        result = batching(func)(*duals)
         aux = None
         if has_aux:
             if not (isinstance(result, tuple) and len(result) == 2):
@@ -76,7 +77,7 @@ def _jvp(func, primals, tangents, argnums, *, strict=False, has_aux=False):
                 if strict:
                     raise RuntimeError("jvp(f, primals, tangents, strict=True): The output of f is independent of "
                                        "the inputs. This is not allowed with strict=True.")
-                from ..creation import zeros_like
+                from autograd_py import zeros_like
                 t = zeros_like(out)
             tangents_out.append(t)
     out_tree, tangent_tree = tree_unflatten(flat_out, spec), tree_unflatten(tangents_out, spec)
@@ -145,7 +146,7 @@ def _one_hot(flat_primals, numels, j):
     from ..creation import zeros
     basis, start = [], 0
     for p, n in zip(flat_primals, numels):
-        t = zeros(p._data.shape, dtype=p.dtype)
+        t = zeros(tuple(p.shape), dtype=p.dtype)  # a plain tensor, even for a batched primal
         if start <= j < start + n:
             t._data.reshape(-1)[j - start] = 1
         basis.append(t)
@@ -155,12 +156,12 @@ def _one_hot(flat_primals, numels, j):
 
 def _assemble(columns, flat_primals, numels, primals_spec, argnums):
     """One output's Jacobian blocks (``out.shape + primal.shape``) from its tangent columns."""
-    from ..ops.joining import split, stack
-    full = stack(columns, -1)
-    out_shape = tuple(columns[0]._data.shape)
+    import autograd_py  # the public ops: under vmap they batch
+    full = autograd_py.stack(columns, -1)
+    out_shape = tuple(columns[0].shape)
     blocks = []
-    for part, p in zip(split(full, numels, -1), flat_primals):
-        blocks.append(part.reshape(out_shape + tuple(p._data.shape)))
+    for part, p in zip(full.split(numels, -1), flat_primals):
+        blocks.append(part.reshape(out_shape + tuple(p.shape)))
     jac = tree_unflatten(blocks, primals_spec)
     return jac[0] if isinstance(argnums, int) else jac
 
@@ -198,7 +199,7 @@ def linearize(func, *primals):
         >>> output, jvp_fn = torch.func.linearize(fn, x)
         >>> jvp_fn(torch.ones(3, 3))   # cos(x)
     """
-    output = func(*primals)
+    output = batching(func)(*primals)
     flat_primals, primals_spec = tree_flatten(primals)
     shapes = [p.shape for p in flat_primals]
     dtypes = [p.dtype for p in flat_primals]

@@ -10,16 +10,18 @@ import functools
 
 import numpy as np
 
+from ..batching.dispatch import batching  # an op passed before a vmap began: its batched form
 from .. import grad_mode
 from .._tensor import Tensor
 from ..autograd.api import grad as autograd_grad
+from ..batching.batched import levels as vmap_levels
 from ._args import assert_non_empty_tensor_output, error_if_complex, slice_argnums
 from ._levels import GradLevel, needs_graph
 from ._pytree import tree_flatten, tree_leaves, tree_map, tree_unflatten, treespec_pprint
 
 
 def _zeros_like(t):
-    from ..creation import zeros_like
+    from autograd_py import zeros_like  # the public op: under vmap it batches
     return zeros_like(t)
 
 
@@ -119,10 +121,9 @@ def grad(func, argnums=0, has_aux=False):
 
 def _grad_and_value(func, argnums, has_aux, args, kwargs):
     api = "grad_and_value(f)(*args)"
-    level = GradLevel()
-    with grad_mode.enable_grad():
+    with GradLevel() as level, grad_mode.enable_grad():
         args, diff_args = _differentiable_args(level, args, argnums)
-        output = func(*args, **kwargs)
+        output = batching(func)(*args, **kwargs)
         aux = None
         if has_aux:
             output, aux = _split_aux(output, api)
@@ -168,11 +169,10 @@ def vjp(func, *primals, has_aux=False):
 
 
 def _vjp(func, primals, argnums, has_aux):
-    level = GradLevel()
     api = "vjp(f, *primals)"
-    with grad_mode.enable_grad():
+    with GradLevel() as level, grad_mode.enable_grad():
         args, diff_primals = _differentiable_args(level, primals, argnums)
-        out = func(*args)
+        out = batching(func)(*args)
         aux = None
         if has_aux:
             out, aux = _split_aux(out, api)
@@ -181,7 +181,7 @@ def _vjp(func, primals, argnums, has_aux):
         assert_non_empty_tensor_output(flat_out, api)
         flat_diff, primals_spec = tree_flatten(diff_primals)
         for o in flat_out:
-            if o._data.dtype.kind not in "fc":
+            if o.dtype.np.kind not in "fc":
                 raise RuntimeError("vjp(f, ...): All outputs of f must be floating-point or complex Tensors, "
                                    f"got Tensor with dtype {o.dtype}")
         results = tree_unflatten([level.unwrap(o) for o in flat_out], out_spec)
@@ -250,6 +250,22 @@ def jacrev(func, argnums=0, *, has_aux=False, chunk_size=None, _preallocate_and_
     return wrapper
 
 
+def _vjp_rows_one_by_one(out, inputs, basis, create_graph):
+    """The rows of ``batched_vjp`` one backward pass each: under vmap the batch dim of the
+    vectorized pass is taken by the vmap batch already."""
+    import autograd_py
+    per_row = [autograd_grad(out, inputs, basis[k], retain_graph=True, create_graph=create_graph, allow_unused=True)
+               for k in range(basis.shape[0])]
+    rows = []
+    for i, x in enumerate(inputs):
+        parts = [g[i] for g in per_row]
+        if all(p is None for p in parts):
+            rows.append(None)
+            continue
+        rows.append(autograd_py.stack([autograd_py.zeros_like(x) if p is None else p for p in parts]))
+    return rows
+
+
 def _jacobian_blocks(vjp_fn):
     """``d out_k / d in_i`` for every output k and input i of a ``vjp`` call, each of shape
     ``out_k.shape + in_i.shape``: one backward pass per output, batched over its elements."""
@@ -260,20 +276,22 @@ def _jacobian_blocks(vjp_fn):
     create = needs_graph(level, outputs)
     blocks = []
     for out in outputs:
-        shape = tuple(out._data.shape)
+        shape = tuple(out.shape)
         n = out.numel()
         if not out.requires_grad:
-            blocks.append([level.unwrap(zeros(shape + tuple(x._data.shape), dtype=x.dtype)) for x in inputs])
+            blocks.append([level.unwrap(zeros(shape + tuple(x.shape), dtype=x.dtype)) for x in inputs])
             continue
-        basis = _make(np.eye(n, dtype=out._data.dtype).reshape((n,) + shape))
+        basis = _make(np.eye(n, dtype=out.dtype.np).reshape((n,) + shape))
         with grad_mode.enable_grad():
-            rows = batched_vjp(out, inputs, basis, create_graph=create)
+            # An output that is an input itself has no graph to batch over: one pass per row.
+            rows = (_vjp_rows_one_by_one if vmap_levels else batched_vjp)(out, inputs, basis,
+                                                                          create_graph=create or out.grad_fn is None)
         row = []
         for r, x in zip(rows, inputs):
             if r is None:
-                r = zeros(shape + tuple(x._data.shape), dtype=x.dtype)
+                r = zeros(shape + tuple(x.shape), dtype=x.dtype)
             else:
-                r = r.view(shape + tuple(x._data.shape))
+                r = r.view(shape + tuple(x.shape))
             row.append(level.unwrap(r))
         blocks.append(row)
     return blocks

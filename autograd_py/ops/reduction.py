@@ -291,6 +291,7 @@ class _ReturnType(tuple):
     """``torch.return_types.max(values=..., indices=...)``."""
 
     _name = "max"
+    _fields = ("values", "indices")  # a named tuple to pytrees (torch.func, vmap)
 
     def __new__(cls, values, indices):
         return tuple.__new__(cls, (values, indices))
@@ -530,6 +531,9 @@ class GatherBackward0(Node):
 class ScatterAddBackward0(Node):
     supports_batched = False
 
+    def jvp(self, tangents, inputs, result):
+        return scatter_add_into(result._data.shape, self.dim, self.index, tangents[1])  # linear in src
+
     def backward(self, grad):
         return None, gather(grad, self.dim, self.saved("index"))
 
@@ -552,6 +556,9 @@ def gather(input, dim, index):
 class ScatterBackward0(Node):
     supports_batched = False
 
+    def jvp(self, tangents, inputs, result):
+        return scatter_into(result._data.shape, self.dim, self.index, tangents[1])  # linear in src
+
     def backward(self, grad):
         return None, gather(grad, self.dim, self.saved("index"))
 
@@ -567,7 +574,7 @@ def scatter_into(shape, dim, index, src):
     out = _make(data)
     if grad_on(src):
         node = ScatterBackward0()
-        node.dim = dim
+        node.dim, node.index = dim, index
         node.save(index=index)
         record(out, node, (None, src))
     return out
@@ -586,7 +593,7 @@ def scatter_add_into(shape, dim, index, src):
     out = _make(data)
     if grad_on(src):
         node = ScatterAddBackward0()
-        node.dim = dim
+        node.dim, node.index = dim, index
         node.save(index=index)
         record(out, node, (None, src))  # scatter_add_ into zeros: the zeros need no gradient
     return out

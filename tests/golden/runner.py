@@ -91,6 +91,9 @@ def run_source(source, filename="<snippet>"):
     namespace = {"__name__": "__main__", "__builtins__": builtins}
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
+        # torch's forward AD loads TorchScript decompositions, which warn from inside torch on
+        # every use; Python's default filters hide it from a learner (not raised in __main__).
+        warnings.filterwarnings("ignore", message="`torch.jit.script` is deprecated", category=DeprecationWarning)
         with contextlib.redirect_stdout(out):
             try:
                 exec(compile(source, filename, "exec"), namespace)

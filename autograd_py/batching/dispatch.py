@@ -1,0 +1,230 @@
+"""Routes ops to their batching rules while a vmap runs, and costs nothing when none does.
+
+Entering the outermost vmap swaps the public entry points (``Tensor`` methods and operators,
+``torch.X``, ``torch.nn.functional.X``) for thin wrappers; leaving it puts the originals back.
+A wrapper sends a call with a batched argument to its rule, and any other call straight to the
+original, so the ops' own internals (which call each other directly) never see a BatchedTensor.
+Random ops also check vmap's ``randomness`` flag.
+"""
+from . import rules as R
+from . import rules_nn as RN
+from .batched import BatchedTensor, innermost_level, levels, wrap
+
+_ELEMENTWISE = (
+    "add sub subtract mul multiply div divide true_divide pow square neg negative abs absolute exp log log1p "
+    "sqrt sin cos tan tanh sigmoid relu reciprocal sign sgn floor ceil round trunc clamp clip clamp_min clamp_max "
+    "maximum minimum clone eq ne lt le gt ge logical_not logical_and logical_or isnan isinf isfinite floor_divide "
+    "remainder fmod rsub where lerp addcmul addcdiv masked_fill detach contiguous float double half long int bool "
+    "to type_as zeros_like ones_like full_like empty_like "
+    "__add__ __radd__ __sub__ __rsub__ __mul__ __rmul__ __truediv__ __rtruediv__ __pow__ __rpow__ __neg__ "
+    "__abs__ __floordiv__ __rfloordiv__ __mod__ __rmod__ __eq__ __ne__ __lt__ __le__ __gt__ __ge__ __and__ "
+    "__rand__ __or__ __ror__ __xor__ __rxor__ __invert__").split()
+_INPLACE = ("add_ sub_ mul_ div_ pow_ clamp_ neg_ abs_ exp_ log_ sqrt_ sin_ cos_ tanh_ sigmoid_ relu_ reciprocal_ "
+            "floor_ ceil_ round_ sign_ masked_fill_ zero_ fill_ copy_ clamp_min_ clamp_max_ addcmul_ addcdiv_ lerp_ "
+            "__iadd__ __isub__ __imul__ __itruediv__ __ipow__").split()
+
+RULES = {name: R.elementwise for name in _ELEMENTWISE}
+RULES.update({name: R.inplace for name in _INPLACE})
+RULES.update({
+    **{n: R.dim_op() for n in ("sum", "mean", "prod", "amax", "amin", "argmax", "argmin", "var", "std", "all",
+                               "any", "count_nonzero", "logsumexp", "cumsum", "cumprod", "softmax", "log_softmax")},
+    "unbind": R.dim_op(default=0), "norm": R.dim_op(pos=2), "sort": R.dim_op(default=-1),
+    "argsort": R.dim_op(default=-1), "topk": R.dim_op(pos=2, default=-1), "split": R.dim_op(pos=2, default=0),
+    "chunk": R.dim_op(pos=2, default=0), "repeat": R.repeat, "msort": R.msort, "index_add": R.index_add,
+    "unsqueeze": R.dim_op(offset=1), "select": R.select_narrow, "narrow": R.select_narrow,
+    "max": R.max_min, "min": R.max_min, "transpose": R.two_dims, "swapaxes": R.two_dims, "permute": R.permute,
+    "flip": R.flip, "squeeze": R.squeeze, "flatten": R.flatten, "t": R.t,
+    "view": R.view_like, "reshape": R.view_like, "expand": R.expand, "broadcast_to": R.expand,
+    "view_as": R.as_other("view"), "reshape_as": R.as_other("reshape"), "expand_as": R.as_other("expand"),
+    "cat": R.cat_stack(0), "concat": R.cat_stack(0), "concatenate": R.cat_stack(0), "stack": R.cat_stack(1),
+    "matmul": R.matmul, "__matmul__": R.matmul, "__rmatmul__": lambda lv, c, a, k: R.matmul(lv, c, (a[1], a[0]), k),
+    "mm": R.as_matmul, "mv": R.as_matmul, "bmm": R.as_matmul, "dot": R.as_matmul, "outer": R.outer,
+    "addmm": R.addmm, "__getitem__": R.getitem, "__setitem__": R.setitem, "gather": R.gather,
+    "index_select": R.index_select,
+})
+NN_RULES = {
+    "linear": R.linear, "relu": R.elementwise, "leaky_relu": R.elementwise, "elu": R.elementwise,
+    "gelu": R.elementwise, "silu": R.elementwise, "softplus": R.elementwise, "sigmoid": R.elementwise,
+    "tanh": R.elementwise, "softmax": RN.softmax_like, "log_softmax": RN.softmax_like,
+    "mse_loss": RN.mse_loss, "l1_loss": RN.l1_loss, "cross_entropy": RN.nll_like(True), "nll_loss": RN.nll_like(False),
+    "binary_cross_entropy_with_logits": RN.binary_cross_entropy_with_logits,
+    "conv1d": RN.conv(1), "conv2d": RN.conv(2), "max_pool1d": RN.fold_batch(1),
+    "max_pool2d": RN.fold_batch(2), "max_pool2d_with_indices": RN.fold_batch(2), "avg_pool1d": RN.fold_batch(1),
+    "avg_pool2d": RN.fold_batch(2), "adaptive_avg_pool1d": RN.fold_batch(1), "adaptive_avg_pool2d": RN.fold_batch(2),
+}
+# Ops whose every call draws random numbers: vmap's ``randomness`` decides what they do.
+RANDOM = ("rand randn randint randperm normal bernoulli multinomial rand_like randn_like randint_like "
+          "uniform_ normal_ bernoulli_ random_ exponential_ cauchy_ log_normal_ geometric_ dropout").split()
+
+_originals = {}  # (owner, name) -> original
+_wrappers = {}  # name -> the wrapper installed on the torch namespace or Tensor (for rules' own calls)
+_by_original = {}  # id(original) -> its wrapper: ``vmap(torch.dot)`` got the original before the swap
+
+
+def original(name):
+    """The op itself, without batching (for a rule that wants PyTorch's own shape check)."""
+    import autograd_py
+    return getattr(autograd_py, name, None) or getattr(_unswapped_tensor(), name)
+
+
+def _unswapped_tensor():
+    from .._tensor import Tensor
+    return Tensor
+
+
+def dispatched(name):
+    """The entry point as user code sees it under vmap (batched arguments go to their rule)."""
+    import autograd_py
+    return _wrappers.get(name) or getattr(autograd_py, name)
+
+
+# Above 0 while an op's own implementation runs: the random draws it makes inside (dropout's
+# bernoulli_) are its business, not a draw of the user's code that vmap's ``randomness`` governs.
+_inside = [0]
+
+
+def _make_wrapper(name, fn, rule):
+    def wrapper(*args, **kwargs):
+        level = innermost_level(args, kwargs)
+        if level is None:
+            _inside[0] += 1
+            try:
+                return fn(*args, **kwargs)
+            finally:
+                _inside[0] -= 1
+        return rule(level, wrapper, args, kwargs)
+    wrapper.__name__ = name
+    wrapper.__wrapped__ = fn
+    return wrapper
+
+
+def _random_wrapper(name, fn, rule):
+    def wrapper(*args, **kwargs):
+        if _inside[0] or name == "dropout" and not _dropout_draws(args, kwargs):
+            return fn(*args, **kwargs)
+        _inside[0] += 1
+        try:
+            return _draw(name, fn, args, kwargs)
+        finally:
+            _inside[0] -= 1
+    wrapper.__name__ = name
+    wrapper.__wrapped__ = fn
+    return wrapper
+
+
+def _draw(name, fn, args, kwargs):
+    """A random op called by the user's code under vmap, as its ``randomness`` flag says."""
+    mode = levels[-1][2]
+    if mode == "error":
+        raise RuntimeError("vmap: called random operation while in randomness error mode. Please either use the "
+                           "'same' or 'different' randomness flags on vmap or perform the randomness operation "
+                           "out of vmap")
+    level = innermost_level(args, kwargs)
+    if mode == "same":
+        if level is None:
+            return fn(*args, **kwargs)
+        return _same_like(name, fn, args, kwargs)
+    return _different(name, fn, args, kwargs, level)
+
+
+def _dropout_draws(args, kwargs):
+    p = args[1] if len(args) > 1 else kwargs.get("p", 0.5)
+    training = args[2] if len(args) > 2 else kwargs.get("training", True)
+    return training and p > 0
+
+
+def _same_like(name, fn, args, kwargs):
+    """One draw for the whole batch, at the example's logical shape; later ops broadcast it."""
+    x = args[0]
+    template = x._value[0]
+    if name == "dropout":
+        import autograd_py
+        mask = fn(autograd_py.ones_like(template), *args[1:], **kwargs)
+        return x * mask
+    if name.endswith("_"):
+        x.copy_(fn(template.clone(), *args[1:], **kwargs))
+        return x
+    return fn(template, *args[1:], **kwargs)
+
+
+def _sizes(args, kwargs):
+    if "size" in kwargs:
+        return tuple(kwargs.pop("size")), ()
+    if len(args) == 1 and isinstance(args[0], (tuple, list)):
+        return tuple(args[0]), ()
+    return tuple(a for a in args if isinstance(a, int)), ()
+
+
+def _different(name, fn, args, kwargs, level):
+    """A separate draw per example, drawn over the physical (batched) shape in one call."""
+    lv, size, _ = levels[-1]
+    kwargs = dict(kwargs)
+    x = args[0] if args else None
+    if isinstance(x, BatchedTensor) and x._level == lv:
+        if name.endswith("_"):
+            fn(x._value, *args[1:], **kwargs)
+            return x
+        return BatchedTensor(fn(x._value, *args[1:], **kwargs), lv)
+    if name in ("rand", "randn"):
+        shape, _ = _sizes(args, kwargs)
+        return BatchedTensor(fn(size, *shape, **kwargs), lv)
+    if name == "randint" and len(args) >= 2 and isinstance(args[-1], (tuple, list)):
+        return BatchedTensor(fn(*args[:-1], (size, *args[-1]), **kwargs), lv)
+    if hasattr(x, "unsqueeze") and (name.endswith("_like") or name.endswith("_") or name == "dropout"):
+        expanded = x.unsqueeze(0).expand(size, *x.shape).contiguous()
+        out = fn(expanded, *args[1:], **kwargs)
+        return BatchedTensor(expanded if name.endswith("_") else out, lv)
+    import autograd_py
+    return BatchedTensor(autograd_py.stack([fn(*args, **kwargs) for _ in range(size)]), lv)
+
+
+def _targets():
+    """``(owner, name, rule, random)`` for every entry point swapped during vmap."""
+    import autograd_py
+    from .._tensor import Tensor
+    from ..nn import functional as F
+    from ..random import factories
+    out = []
+    for name, rule in RULES.items():
+        for owner in (Tensor, autograd_py):
+            if name in owner.__dict__ if owner is Tensor else hasattr(owner, name):
+                out.append((owner, name, rule, False))
+    for name, rule in NN_RULES.items():
+        if hasattr(F, name):
+            out.append((F, name, rule, False))
+    for name in RANDOM:
+        for owner in (Tensor, autograd_py, F, factories):
+            if (name in owner.__dict__) if owner is Tensor else hasattr(owner, name):
+                out.append((owner, name, R.fallback, True))
+    return out
+
+
+def install():
+    """Swaps in the wrappers (at the outermost vmap's entry)."""
+    from .._tensor import Tensor
+    for owner, name, rule, random in _targets():
+        fn = owner.__dict__[name] if owner is Tensor else getattr(owner, name)
+        _originals[(owner, name)] = fn
+        wrapper = (_random_wrapper if random else _make_wrapper)(name, fn, rule)
+        setattr(owner, name, wrapper)
+        _by_original.setdefault(id(fn), wrapper)
+        if owner is not Tensor:
+            _wrappers.setdefault(name, wrapper)
+        else:
+            _wrappers.setdefault("Tensor." + name, wrapper)
+
+
+def uninstall():
+    for (owner, name), fn in _originals.items():
+        setattr(owner, name, fn)
+    _originals.clear()
+    _wrappers.clear()
+    _by_original.clear()
+
+
+def batching(func):
+    """``func`` itself, or its wrapper when it is an op passed before the swap (``vmap(torch.dot)``)."""
+    return _by_original.get(id(func), func)
+
+
+__all__ = ["install", "uninstall", "dispatched", "original", "wrap"]

@@ -1,0 +1,425 @@
+"""Batching rules: how each op runs once on a whole batch under ``vmap``.
+
+A rule gets the vmap ``level``, ``call`` (the op itself, dispatching again for outer levels) and
+the op's logical arguments. It rewrites them onto the physical values, whose dim 0 is the batch,
+calls the op once and wraps the result. The families, as functorch's batching rules:
+
+- elementwise ops broadcast: each batched operand gets size-1 dims after its batch dim so that
+  every operand's logical dims line up on the right;
+- ops with a ``dim`` shift it past the batch dim (``dim=None`` means every logical dim);
+- shape ops put the batch size in front of the requested shape;
+- the matmul family makes vectors matrices, lines up the batch dims, and squeezes back;
+- indexing puts a full slice (or, for batched index tensors, a batch ``arange``) in front.
+
+Ops without a rule run once per example (``fallback``) with PyTorch's performance warning.
+"""
+import warnings
+
+import numpy as np
+
+from .._tensor import Tensor
+from .batched import BatchedTensor, batch_size, is_batched_at, physical, rebuilt, wrap
+
+FALLBACK_WARNING = ("There is a performance drop because we have not yet implemented the batching rule for "
+                    "aten::{name}. Please file us an issue on GitHub so that we can prioritize its implementation. "
+                    "(Triggered internally at /__w/pytorch/pytorch/aten/src/ATen/functorch/BatchedFallback.cpp:82.)")
+
+
+def logical_rank(x, level):
+    if is_batched_at(x, level):
+        return x._value.dim() - 1
+    return x.dim() if isinstance(x, Tensor) else 0
+
+
+def _wrap_dim(d, n):
+    from ..ops.shape import _wrap_dim as wrap_dim
+    return wrap_dim(d, n)
+
+
+def _pad(v, k):
+    """``k`` size-1 dims inserted after the batch dim."""
+    for _ in range(k):
+        v = v.unsqueeze(1)
+    return v
+
+
+def _aligned(x, level, rank):
+    if is_batched_at(x, level):
+        return _pad(x._value, rank - (x._value.dim() - 1))
+    return x
+
+
+def _expanded(x, level):
+    """``x`` with a batch dim at ``level``: its value, or an unbatched tensor expanded to the batch."""
+    if is_batched_at(x, level):
+        return x._value
+    return x.unsqueeze(0).expand(batch_size(level), *x.shape)
+
+
+# ---------------------------------------------------------------------------- elementwise
+def elementwise(level, call, args, kwargs):
+    tensors = [a for a in (*args, *kwargs.values()) if isinstance(a, Tensor)]
+    rank = max(logical_rank(t, level) for t in tensors)
+    args = [_aligned(a, level, rank) for a in args]
+    kwargs = {k: _aligned(v, level, rank) for k, v in kwargs.items()}
+    return wrap(call(*args, **kwargs), level)
+
+
+def inplace(level, call, args, kwargs):
+    """``x.add_(y)``: in place on the physical value of a batched ``x``; into an unbatched ``x``
+    the batch cannot fit, and the op's own broadcast error says so, as in PyTorch."""
+    self = args[0]
+    if not is_batched_at(self, level):
+        return call(*[physical(a, level) for a in args], **{k: physical(v, level) for k, v in kwargs.items()})
+    rank = logical_rank(self, level)
+    call(self._value, *[_aligned(a, level, rank) for a in args[1:]],
+         **{k: _aligned(v, level, rank) for k, v in kwargs.items()})
+    return self
+
+
+# ---------------------------------------------------------------------------- dims
+def _get(args, kwargs, pos, name, default=None):
+    if len(args) > pos:
+        return args[pos]
+    return kwargs.get(name, default)
+
+
+def _set(args, kwargs, pos, name, value):
+    if len(args) > pos:
+        args[pos] = value
+    else:
+        kwargs[name] = value
+
+
+def _shift(d, n):
+    if isinstance(d, (tuple, list)):
+        return tuple(_wrap_dim(i, n) + 1 for i in d)
+    return _wrap_dim(d, n) + 1
+
+
+def dim_op(pos=1, name="dim", none="flat", offset=0, default=None):
+    """A rule for an op with a ``dim`` argument at ``pos`` (or keyword ``name``).
+
+    Args:
+        none: what ``dim=None`` (or ``()``) means: ``"flat"``, the whole example (reduced as one
+            flattened dim, as ``sum()`` or ``argmax()``), or ``"keep"``, the op's own default
+            that is batch-safe as it is (``sort``'s last dim).
+        offset: 1 for ops whose dim ranges over one more dim than the input has (unsqueeze).
+        default: the op's default dim when it has one (``split``: 0).
+    """
+    def rule(level, call, args, kwargs):
+        x = args[0]
+        if not is_batched_at(x, level):
+            return fallback(level, call, args, kwargs)
+        args, kwargs = list(args), dict(kwargs)
+        n = logical_rank(x, level)
+        d = _get(args, kwargs, pos, name, default)
+        v = x._value
+        if d is None or d == ():
+            if none == "keep":
+                args[0] = v
+                return wrap(call(*args, **kwargs), level)
+            v, d = v.flatten(1) if n else v.unsqueeze(1), 1
+            if _get(args, kwargs, pos + 1, "keepdim", False) is True:
+                return fallback(level, call, args, kwargs)
+        elif n == 0 and offset == 0:
+            _wrap_dim(d if isinstance(d, int) else d[0], 0)  # PyTorch's range check for a 0-dim tensor
+            args[0] = v.unsqueeze(1)
+            _set(args, kwargs, pos, name, 1)
+            return wrap(_squeeze_out(call(*args, **kwargs)), level)  # the example stays 0-dim
+        else:
+            d = _shift(d, n + offset)
+        args[0] = v
+        _set(args, kwargs, pos, name, d)
+        return wrap(call(*args, **kwargs), level)
+    return rule
+
+
+def _squeeze_out(out):
+    if isinstance(out, Tensor):
+        return out.squeeze(1) if out.dim() > 1 else out
+    if isinstance(out, tuple):
+        return rebuilt(out, [_squeeze_out(o) for o in out])
+    return out
+
+
+def two_dims(level, call, args, kwargs):
+    """transpose(dim0, dim1), swapaxes."""
+    x = args[0]
+    n = logical_rank(x, level)
+    args = list(args)
+    args[0] = x._value
+    for i in (1, 2):
+        if len(args) > i:
+            args[i] = _shift(args[i], n)
+    for k in ("dim0", "dim1"):
+        if k in kwargs:
+            kwargs = {**kwargs, k: _shift(kwargs[k], n)}
+    return wrap(call(*args, **kwargs), level)
+
+
+def max_min(level, call, args, kwargs):
+    """``max(x)`` (every element), ``max(x, dim)`` (values and indices) or ``max(x, other)``."""
+    other = _get(list(args), kwargs, 1, "other")
+    if isinstance(other, Tensor):
+        return elementwise(level, call, args, kwargs)
+    if _get(list(args), kwargs, 1, "dim") is None:
+        from .dispatch import dispatched
+        amax = dispatched("amax" if call.__name__.strip("_") == "max" else "amin")
+        v = args[0]._value
+        return wrap(amax(v.flatten(1) if v.dim() > 1 else v.unsqueeze(1), 1), level)
+    return dim_op()(level, call, args, kwargs)
+
+
+def permute(level, call, args, kwargs):
+    x = args[0]
+    dims = args[1] if len(args) == 2 and isinstance(args[1], (tuple, list)) else args[1:]
+    dims = kwargs.get("dims", dims)
+    n = logical_rank(x, level)
+    return wrap(call(x._value, (0, *_shift(tuple(dims), n))), level)
+
+
+def flip(level, call, args, kwargs):
+    x = args[0]
+    dims = args[1] if len(args) == 2 and isinstance(args[1], (tuple, list)) else args[1:]
+    dims = kwargs.get("dims", dims)
+    return wrap(call(x._value, _shift(tuple(dims), logical_rank(x, level))), level)
+
+
+def squeeze(level, call, args, kwargs):
+    x = args[0]
+    d = _get(list(args), kwargs, 1, "dim")
+    n = logical_rank(x, level)
+    if d is None:
+        dims = tuple(i + 1 for i, s in enumerate(x.shape) if s == 1)
+        return wrap(call(x._value, dims) if dims else x._value, level)
+    return wrap(call(x._value, _shift(d, n)), level)
+
+
+def flatten(level, call, args, kwargs):
+    x = args[0]
+    n = logical_rank(x, level)
+    start, end = _get(list(args), kwargs, 1, "start_dim", 0), _get(list(args), kwargs, 2, "end_dim", -1)
+    if n == 0:
+        return wrap(x._value.unsqueeze(1), level)
+    return wrap(call(x._value, _shift(start, n), _shift(end, n)), level)
+
+
+def t(level, call, args, kwargs):
+    x = args[0]
+    n = logical_rank(x, level)
+    if n > 2:
+        call(x)  # PyTorch's message for a tensor of more than 2 dims, from the logical shape
+    return wrap(x._value.transpose(1, 2) if n == 2 else x._value, level)
+
+
+# ---------------------------------------------------------------------------- shapes
+def _shape_args(args, kwargs, key="shape"):
+    if key in kwargs:
+        shape = kwargs[key]
+    elif len(args) == 1 and isinstance(args[0], (tuple, list)):
+        shape = args[0]
+    else:
+        shape = args
+    return tuple(int(s) for s in shape)
+
+
+def view_like(level, call, args, kwargs):
+    """view/reshape: the batch size in front of the new shape."""
+    x = args[0]
+    shape = _shape_args(args[1:], kwargs)
+    return wrap(call(x._value, (x._value.shape[0], *shape)), level)
+
+
+def expand(level, call, args, kwargs):
+    x = args[0]
+    sizes = _shape_args(args[1:], kwargs, "size")
+    v = _pad(x._value, len(sizes) - logical_rank(x, level))
+    return wrap(call(v, (v.shape[0], *sizes)), level)
+
+
+def as_other(method):
+    """view_as/reshape_as/expand_as: the other tensor's logical shape."""
+    def rule(level, call, args, kwargs):
+        x, other = args[0], args[1]
+        if not is_batched_at(x, level):
+            x = BatchedTensor(_expanded(x, level), level)
+        return getattr(x, method)(tuple(other.shape))
+    return rule
+
+
+# ---------------------------------------------------------------------------- joining
+def cat_stack(offset):
+    def rule(level, call, args, kwargs):
+        tensors = list(args[0] if args else kwargs["tensors"])
+        d = _get(list(args), kwargs, 1, "dim", 0)
+        first = next(x for x in tensors if isinstance(x, Tensor))
+        n = logical_rank(first, level)
+        phys = [_expanded(x, level) for x in tensors]
+        return wrap(call(phys, _shift(d, n + offset)), level)
+    return rule
+
+
+# ---------------------------------------------------------------------------- products
+def matmul(level, call, args, kwargs):
+    a, b = args[0], args[1]
+    ra, rb = logical_rank(a, level), logical_rank(b, level)
+    if ra == 0 or rb == 0:
+        from .dispatch import original
+        original("matmul")(a if ra else a._value if is_batched_at(a, level) else a,
+                           b if rb else b._value if is_batched_at(b, level) else b)  # PyTorch's 0-dim error
+    pa, pb = physical(a, level), physical(b, level)
+    if ra == 1:
+        pa = pa.unsqueeze(-2)
+    if rb == 1:
+        pb = pb.unsqueeze(-1)
+    rank = max(ra, 2, rb)
+    if is_batched_at(a, level):
+        pa = _pad(pa, rank - max(ra, 2))
+    if is_batched_at(b, level):
+        pb = _pad(pb, rank - max(rb, 2))
+    from .dispatch import dispatched
+    out = dispatched("matmul")(pa, pb)
+    if rb == 1:
+        out = out.squeeze(-1)
+    if ra == 1:
+        out = out.squeeze(-1 if rb == 1 else -2)
+    return wrap(out, level)
+
+
+def as_matmul(level, call, args, kwargs):
+    """mm, mv, bmm, dot: checked on the logical shapes, then computed as matmul."""
+    from .dispatch import original
+    shapes = [np.empty(tuple(x.shape)) for x in args[:2]]
+    from .._tensor import _make
+    original(call.__name__)(*[_make(s) for s in shapes])  # PyTorch's shape errors, from the logical shapes
+    return matmul(level, call, args[:2], {})
+
+
+def outer(level, call, args, kwargs):
+    a, b = args[0], args[1]
+    return a.unsqueeze(-1) * b.unsqueeze(-2)
+
+
+def linear(level, call, args, kwargs):
+    x, weight = args[0], args[1]
+    bias = _get(list(args), kwargs, 2, "bias")
+    out = x.matmul(weight.transpose(-1, -2)) if weight.dim() == 2 else x.matmul(weight)
+    return out + bias if bias is not None else out
+
+
+def addmm(level, call, args, kwargs):
+    bias, m1, m2 = args[0], args[1], args[2]
+    beta, alpha = kwargs.get("beta", 1), kwargs.get("alpha", 1)
+    prod = m1.matmul(m2)
+    prod = prod if alpha == 1 else prod * alpha
+    return prod + (bias if beta == 1 else bias * beta)
+
+
+# ---------------------------------------------------------------------------- indexing
+def _key_tuple(key):
+    return key if isinstance(key, tuple) else (key,)
+
+
+def getitem(level, call, args, kwargs):
+    x, key = args[0], _key_tuple(args[1])
+    batched_index = [k for k in key if is_batched_at(k, level)]
+    if not is_batched_at(x, level) and not batched_index:
+        return call(x, args[1])
+    v = _expanded(x, level)
+    if not batched_index:
+        return wrap(call(v, (slice(None), *[physical(k, level) for k in key])), level)
+    tensors = [i for i, k in enumerate(key) if isinstance(k, Tensor) and k.dtype.is_floating_point is False]
+    if tensors != list(range(len(tensors))) or any(isinstance(k, Tensor) and k.dtype.np == np.bool_ for k in key):
+        return fallback(level, call, args, kwargs)  # advanced indices apart from each other: one example at a time
+    rank = max(logical_rank(key[i], level) for i in tensors)
+    from .._tensor import _make
+    B = batch_size(level)
+    rows = _make(np.arange(B).reshape((B,) + (1,) * rank))
+    new_key = (rows, *[_aligned(k, level, rank) if i in tensors else k for i, k in enumerate(key)])
+    return wrap(call(v, new_key), level)
+
+
+def setitem(level, call, args, kwargs):
+    x, key, value = args
+    if not is_batched_at(x, level):
+        # Writing a batch into one unbatched tensor cannot work: the op's own error says so.
+        return call(x, _key_tuple(key), physical(value, level))
+    key = _key_tuple(key)
+    if any(is_batched_at(k, level) for k in key):
+        return fallback(level, call, args, kwargs)
+    if is_batched_at(value, level):
+        region = x[key]
+        value = _pad(value._value, region.dim() - logical_rank(value, level))
+    return call(x._value, (slice(None), *key), value)
+
+
+def gather(level, call, args, kwargs):
+    x, d, index = args[0], _get(list(args), kwargs, 1, "dim"), _get(list(args), kwargs, 2, "index")
+    n = logical_rank(x, level)
+    return wrap(call(_expanded(x, level), _shift(d, n), _expanded(index, level)), level)
+
+
+def index_select(level, call, args, kwargs):
+    x, d, index = args[0], _get(list(args), kwargs, 1, "dim"), _get(list(args), kwargs, 2, "index")
+    if is_batched_at(index, level) or not is_batched_at(x, level):
+        return fallback(level, call, args, kwargs)
+    return wrap(call(x._value, _shift(d, logical_rank(x, level)), index), level)
+
+
+def repeat(level, call, args, kwargs):
+    x = args[0]
+    reps = _shape_args(args[1:], kwargs, "repeats")
+    n = logical_rank(x, level)
+    if len(reps) < n:
+        return call(x._value[0], *args[1:], **kwargs)  # PyTorch's own message, from one example
+    v = _expanded(x, level)
+    return wrap(call(_pad(v, len(reps) - n), (1, *reps)), level)
+
+
+def msort(level, call, args, kwargs):
+    return args[0].sort(0).values
+
+
+def index_add(level, call, args, kwargs):
+    x, d, index, source = args[0], args[1], args[2], args[3] if len(args) > 3 else kwargs["source"]
+    if is_batched_at(index, level):
+        return fallback(level, call, args, kwargs)
+    extra = {k: v for k, v in kwargs.items() if k != "source"}
+    return wrap(call(_expanded(x, level), _shift(d, logical_rank(x, level)), index, _expanded(source, level), **extra),
+                level)
+
+
+def select_narrow(level, call, args, kwargs):
+    """select(dim, index) and narrow(dim, start, length): only the dim moves."""
+    return dim_op(pos=1, name="dim", none="keep")(level, call, args, kwargs)
+
+
+# ---------------------------------------------------------------------------- the rest, one example at a time
+def fallback(level, call, args, kwargs):
+    """Runs the op once per example and stacks the results, with PyTorch's warning."""
+    name = getattr(call, "__name__", "op").strip("_")
+    warnings.warn(FALLBACK_WARNING.format(name=name), UserWarning, stacklevel=4)
+    B = batch_size(level)
+
+    def pick(a, b):
+        if is_batched_at(a, level):
+            return a._value[b]
+        if isinstance(a, (list, tuple)) and any(is_batched_at(x, level) for x in a):
+            return type(a)(pick(x, b) for x in a)
+        return a
+
+    outs = [call(*[pick(a, b) for a in args], **{k: pick(v, b) for k, v in kwargs.items()}) for b in range(B)]
+    from .dispatch import dispatched
+    stack = dispatched("stack")
+
+    def join(items):
+        first = items[0]
+        if isinstance(first, Tensor):
+            return BatchedTensor(stack(list(items)), level)
+        if isinstance(first, tuple):
+            return rebuilt(first, [join([o[i] for o in items]) for i in range(len(first))])
+        if isinstance(first, list):
+            return [join([o[i] for o in items]) for i in range(len(first))]
+        return first
+    return join(outs)
