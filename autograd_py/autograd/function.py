@@ -201,6 +201,12 @@ class Function(FunctionCtx, metaclass=FunctionMeta):
 
     @classmethod
     def apply(cls, *args, **kwargs):
+        from ..batching.batched import innermost_level, levels as vmap_levels
+        if vmap_levels:
+            level = innermost_level(args, kwargs)
+            if level is not None:
+                from ..batching import function_rule
+                return function_rule.apply(cls, level, args, kwargs)
         ctx = cls._backward_cls()
         tensor_args = [a for a in args if isinstance(a, Tensor)]
         ctx.needs_input_grad = tuple(isinstance(a, Tensor) and a._requires_grad for a in args)
