@@ -76,10 +76,7 @@ def test_forward_ad_gradcheck(row, shapes):
     # Forward mode's Jacobian (one JVP per input element) against finite differences; the
     # inputs need not require grad, since tangents flow without a backward graph.
     inputs = _tensors(_arrays(row, shapes), T.float64, requires_grad=True)
-    try:
-        assert gradcheck(lambda *xs: row.op(T, *xs), inputs, check_forward_ad=True, check_backward_ad=False)
-    except NotImplementedError as e:  # TEMPORARY while issue 11 adds each node's jvp
-        pytest.xfail(str(e).split(" that ")[0])
+    assert gradcheck(lambda *xs: row.op(T, *xs), inputs, check_forward_ad=True, check_backward_ad=False)
 
 
 @pytest.mark.parametrize("row, shapes", [c for c in CASES if c.values[0].gradgrad])
