@@ -79,6 +79,23 @@ def test_forward_ad_gradcheck(row, shapes):
     assert gradcheck(lambda *xs: row.op(T, *xs), inputs, check_forward_ad=True, check_backward_ad=False)
 
 
+@pytest.mark.parametrize("row, shapes", [c for c in CASES if c.values[0].gradcheck])
+def test_forward_jacobian_is_the_transpose_of_the_reverse_one(row, shapes):
+    # One JVP per input element against one VJP per output element: the same matrix, to rounding.
+    from autograd_py.autograd.gradcheck import _analytical, _forward_analytical, _outputs
+    inputs = _tensors(_arrays(row, shapes), T.float64, requires_grad=True)
+
+    def f(*xs):
+        return row.op(T, *xs)
+    outputs = _outputs(f, inputs)
+    for o, out in enumerate(outputs):
+        if not out.requires_grad:
+            continue
+        for i in range(len(inputs)):
+            np.testing.assert_allclose(_forward_analytical(f, inputs, i, o), _analytical(outputs, inputs, i, o),
+                                       rtol=1e-12, atol=1e-12)
+
+
 @pytest.mark.parametrize("row, shapes", [c for c in CASES if c.values[0].gradgrad])
 def test_gradgradcheck(row, shapes):
     inputs = _tensors(_arrays(row, shapes), T.float64, requires_grad=True)
