@@ -7,7 +7,7 @@
 
 import dagre from "@dagrejs/dagre";
 import { shapeText } from "./dom.js";
-import { CHAR, PAD_X, clip } from "./graph_layout.js";
+import { CHAR, PAD_X, clip, textWidth } from "./graph_layout.js";
 
 const CELL_CHARS = 26; // most characters of a value or tangent drawn in a node (the details have it all)
 const CELL_GAP = 8;
@@ -35,12 +35,12 @@ export function forwardLines(node, t) {
 
 function sizeOf(kind, lines) {
   if (kind === "op") {
-    const chars = Math.max(lines.title.length * CHAR.title, lines.sub.length * CHAR.sub);
-    return { width: Math.max(72, Math.round(chars + 2 * PAD_X)), height: OP_H };
+    const text = Math.max(textWidth(lines.title, CHAR.title), textWidth(lines.sub, CHAR.sub));
+    return { width: Math.max(72, Math.round(text + 2 * PAD_X)), height: OP_H };
   }
   // Two cells of one width: the longer text, with the tangent's mark ("ṫ ") and some room.
   const cell = Math.round((Math.max(lines.value.length, lines.tangent.length, 6) + 3.5) * CHAR.sub);
-  const width = Math.max(lines.title.length * CHAR.title, 2 * cell + CELL_GAP) + 2 * PAD_X;
+  const width = Math.max(textWidth(lines.title, CHAR.title), 2 * cell + CELL_GAP) + 2 * PAD_X;
   return { width: Math.round(width), height: TENSOR_H, cell, gap: CELL_GAP };
 }
 

@@ -17,6 +17,15 @@ const DUPLICATE_GAP = 12; // px between parallel edges (x * x has two)
 // cheaper longest-path ranker keeps a large graph's layout fast.
 const SIMPLEX_LIMIT = 450;
 
+const WIDE = /[\u2e80-\u9fff\uac00-\ud7af\uf900-\ufaff\ufe30-\ufe4f\uff00-\uff60\uffe0-\uffe6]/;
+
+/** Width in px of `text` at a monospace `advance`: a CJK or full-width glyph is about 1.75 of one. */
+export function textWidth(text, advance) {
+  let width = 0;
+  for (const char of text) width += WIDE.test(char) ? advance * 1.75 : advance;
+  return width;
+}
+
 export function clip(text, most = MAX_CHARS) {
   return text.length > most ? `${text.slice(0, most - 1)}…` : text;
 }
@@ -51,7 +60,7 @@ export function nodeLines(node, t) {
 
 function nodeSize(lines) {
   const [title, sub] = lines.map((line) => clip(line));
-  const width = Math.max(title.length * CHAR.title, (sub || "").length * CHAR.sub) + 2 * PAD_X;
+  const width = Math.max(textWidth(title, CHAR.title), textWidth(sub || "", CHAR.sub)) + 2 * PAD_X;
   return { width: Math.max(64, Math.round(width)), height: sub ? LINE_H.two : LINE_H.one };
 }
 

@@ -288,7 +288,8 @@ export class GraphView {
     if (!this.layout) return;
     const box = this.canvas.getBoundingClientRect();
     const width = box.width || 600;
-    const height = Math.max(80, (box.height || 400) - LEGEND_ROOM);
+    // The legend wraps onto a second line on a phone: keep the graph clear of all of it.
+    const height = Math.max(80, (box.height || 400) - Math.max(LEGEND_ROOM, this.legend.offsetHeight + 14));
     // Never smaller than readable: a graph that does not fit shows its output end (the root,
     // where backward starts), centred, and the rest is a pan or a zoom away.
     const k = Math.max(MIN_FIT, Math.min(1.15, width / this.layout.width, height / this.layout.height));

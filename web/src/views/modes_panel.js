@@ -7,7 +7,7 @@
 import { h, refill, shapeText } from "./dom.js";
 import { buildJacobianTable } from "./jacobian_table.js";
 
-const FILL_STEP_MS = 110;
+const FILL_STEP_MS = 250; // slow enough to watch a few passes; a large J still fills in about 2.5 s
 const FLOAT = /float|double|half/;
 
 export class ModesPanel {
@@ -149,9 +149,8 @@ export class ModesPanel {
     const forward = { ...base, fresh: null, freshCol: done ? null : cols - 1,
       cells: r.forward.map((row) => row.map((v, j) => (j < cols ? v : null))) };
     const reverse = { ...base, fresh: done ? null : rows - 1, cells: r.reverse.map((row, i) => (i < rows ? row : null)) };
-    const shapes = `${shapeText(r.out_shape)} ← ${shapeText(r.in_shape)}`;
     return h("div", { class: "modes-result", "data-testid": "modes-result", "data-done": String(done) },
-      h("p", { class: "muted small", text: t.mShape(m, n, shapes) }),
+      h("p", { class: "muted small", text: t.mShape(m, n, shapeText(r.out_shape), shapeText(r.in_shape)) }),
       h("div", { class: "modes-pair" },
         this.side("forward", t.mForward, t.mForwardHow(n), t.mForwardCount(cols, n), buildJacobianTable(forward, t,
           { testid: "modes-forward-table", filled: cols })),
