@@ -129,4 +129,10 @@ def r1(d):
     raise NotAvailable("MyGrad has no random generator that reproduces PyTorch's numbers")
 
 
-WORKLOADS = {"W1": w1, "W2": w2, "W3-loop": w3_loop, "W3-vec": w3_vectorized, "W4": w4, "W5": w5, "R1": r1}
+def no_func_transforms(data):
+    raise NotAvailable("MyGrad has no torch.func-style jacfwd/vmap transforms")
+
+
+WORKLOADS = {"W1": w1, "W2": w2, "W3-loop": w3_loop, "W3-vec": w3_vectorized, "W4": w4, "W5": w5, "R1": r1,
+             "F1-jacfwd": no_func_transforms, "F2-jacrev": no_func_transforms, "F3-vmap": no_func_transforms,
+             "F3-loop": no_func_transforms}

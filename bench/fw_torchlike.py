@@ -147,4 +147,48 @@ def r1(T, d):
     return run, lambda x: (_np(x).reshape(-1)[:5], _np(x).reshape(-1)[-5:])
 
 
-WORKLOADS = {"W1": w1, "W2": w2, "W3-loop": w3_loop, "W3-vec": w3_vectorized, "W4": w4, "W5": w5, "R1": r1}
+def _w3_function(T, d):
+    W = T.tensor(d["W"])
+    return lambda v: T.tanh(W @ v), T.tensor(d["x"])
+
+
+def f1_jacfwd(T, d):
+    """The W3 Jacobian by ``torch.func.jacfwd``: one JVP per input column."""
+    f, x = _w3_function(T, d)
+    return (lambda: T.func.jacfwd(f)(x)), lambda J: (_np(J),)
+
+
+def f2_jacrev(T, d):
+    """The W3 Jacobian by ``torch.func.jacrev``: VJPs of the output rows."""
+    f, x = _w3_function(T, d)
+    return (lambda: T.func.jacrev(f)(x)), lambda J: (_np(J),)
+
+
+def _f3(T, d):
+    X, y, w = T.tensor(d["X"]), T.tensor(d["y"]), T.tensor(d["w"])
+    b = T.tensor(d["b"], dtype=w.dtype)
+
+    def loss(w, b, x, t):
+        return (x @ w + b - t) ** 2
+    return T.func.grad(loss, argnums=(0, 1)), (w, b, X, y)
+
+
+def f3_vmap(T, d):
+    """Per-sample gradients of a linear model: ``vmap(grad(loss), in_dims=(None, None, 0, 0))``."""
+    g, (w, b, X, y) = _f3(T, d)
+    per_sample = T.func.vmap(g, in_dims=(None, None, 0, 0))
+    return (lambda: per_sample(w, b, X, y)), lambda out: (_np(out[0]), _np(out[1]))
+
+
+def f3_loop(T, d):
+    """The same per-sample gradients by a Python loop of ``grad`` calls, one per sample."""
+    g, (w, b, X, y) = _f3(T, d)
+
+    def run():
+        grads = [g(w, b, X[i], y[i]) for i in range(X.shape[0])]
+        return T.stack([dw for dw, _ in grads]), T.stack([db for _, db in grads])
+    return run, lambda out: (_np(out[0]), _np(out[1]))
+
+
+WORKLOADS = {"W1": w1, "W2": w2, "W3-loop": w3_loop, "W3-vec": w3_vectorized, "W4": w4, "W5": w5, "R1": r1,
+             "F1-jacfwd": f1_jacfwd, "F2-jacrev": f2_jacrev, "F3-vmap": f3_vmap, "F3-loop": f3_loop}

@@ -20,6 +20,7 @@ SIZES = {
         "W4": {"layers": (3, 4, 4, 1), "samples": 4},
         "W5": {"n": 1000},
         "R1": {"rows": 1000, "cols": 1000},
+        "F3": {"samples": 64, "features": 32},
     },
     "tiny": {
         "W1": {"n_ops": 10, "width": 3},
@@ -28,6 +29,7 @@ SIZES = {
         "W4": {"layers": (3, 4, 4, 1), "samples": 4},
         "W5": {"n": 7},
         "R1": {"rows": 4, "cols": 5},
+        "F3": {"samples": 5, "features": 3},
     },
 }
 
@@ -97,7 +99,13 @@ def _data_r1(rng, rows, cols):
     return {"rows": rows, "cols": cols, "seed": 0}
 
 
-_DATA = {"W1": _data_w1, "W2": _data_w2, "W3": _data_w3, "W4": _data_w4, "W5": _data_w5, "R1": _data_r1}
+def _data_f3(rng, samples, features):
+    return {"X": rng.standard_normal((samples, features)), "y": rng.standard_normal(samples),
+            "w": rng.standard_normal(features) / np.sqrt(features), "b": 0.1}
+
+
+_DATA = {"W1": _data_w1, "W2": _data_w2, "W3": _data_w3, "W4": _data_w4, "W5": _data_w5, "R1": _data_r1,
+         "F3": _data_f3}
 
 
 # ---------------------------------------------------------------------------- references
@@ -107,6 +115,7 @@ def reference(workload, data):
     W1: (grad of x,). W2: (loss, dW1, db1, dW2, db2). W3: (Jacobian,). W4: (loss, then the
     gradient of each layer's weight matrix and bias, layer by layer). W5: (second derivative,).
     R1: (first five, last five values of the seeded ``randn``), as PyTorch gives them.
+    F3: (per-sample gradients of the weights, of the bias).
     """
     return _REFERENCE[workload](data)
 
@@ -184,7 +193,14 @@ def _ref_r1(d):
     return tuple(np.array([float.fromhex(v) for v in part]) for part in (head, tail))
 
 
-_REFERENCE = {"W1": _ref_w1, "W2": _ref_w2, "W3": _ref_w3, "W4": _ref_w4, "W5": _ref_w5, "R1": _ref_r1}
+def _ref_f3(d):
+    # loss_i = (x_i . w + b - y_i)^2: d/dw = 2 r_i x_i, d/db = 2 r_i, one row per sample
+    r = d["X"] @ d["w"] + d["b"] - d["y"]
+    return (2 * r[:, None] * d["X"], 2 * r)
+
+
+_REFERENCE = {"W1": _ref_w1, "W2": _ref_w2, "W3": _ref_w3, "W4": _ref_w4, "W5": _ref_w5, "R1": _ref_r1,
+              "F3": _ref_f3}
 
 
 def max_error(got, expected):

@@ -41,6 +41,10 @@ ROWS = [
     ("W4", "W4", "W4: micrograd scalar MLP 3→4→4→1, 4 samples"),
     ("W5", "W5", "W5: 2nd derivative of Σ x³ sin x, n=1000"),
     ("R1", "R1", "R1: torch.randn(1000, 1000) after manual_seed (no autograd)"),
+    ("F1-jacfwd", "W3", "F1: W3's Jacobian by torch.func.jacfwd"),
+    ("F2-jacrev", "W3", "F2: W3's Jacobian by torch.func.jacrev"),
+    ("F3-vmap", "F3", "F3: per-sample grads, 64-sample linear model, vmap(grad)"),
+    ("F3-loop", "F3", "F3: the same by a Python loop of 64 grad calls"),
 ]
 TOLERANCE = 1e-8
 

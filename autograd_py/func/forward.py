@@ -124,41 +124,59 @@ def jacfwd(func, argnums=0, has_aux=False, *, randomness="error"):
         primals = args if argnums is None else slice_argnums(args, argnums)
         flat_primals, primals_spec = tree_flatten(primals)
         numels = [p.numel() for p in flat_primals]
-        columns, aux, out_spec = [], None, None
-        for j in range(sum(numels)):
-            basis = tree_unflatten(_one_hot(flat_primals, numels, j), primals_spec)
-            result = _jvp(func, args, basis, argnums, has_aux=has_aux)
+        # As functorch does: every basis direction at once, one JVP batched by vmap.
+        bases = _basis_batches(flat_primals, numels)
+        found = {}
+
+        def column(*tangents):
+            result = _jvp(func, args, tree_unflatten(list(tangents), primals_spec), argnums, has_aux=has_aux)
             error_if_complex("jacfwd", tree_leaves(result[0]), is_input=False)
-            if has_aux and j == 0:
-                aux = result[2]
-            flat_t, out_spec = tree_flatten(result[1])
-            columns.append(flat_t)
-        jacobians = []
-        for k in range(len(columns[0])):
-            jacobians.append(_assemble([col[k] for col in columns], flat_primals, numels, primals_spec, argnums))
-        jacobian = tree_unflatten(jacobians, out_spec)
-        return (jacobian, aux) if has_aux else jacobian
+            flat_t, found["spec"] = tree_flatten(result[1])
+            aux_leaves, found["aux_spec"] = tree_flatten(result[2] if has_aux else ())
+            return tuple(flat_t), tuple(aux_leaves)
+        from ..batching import vmap
+        try:
+            columns, aux_leaves = vmap(column, randomness=randomness)(*bases)
+        except RuntimeError:
+            # Here vmap batches the primals with the tangents, where functorch batches only the
+            # tangents: a write of the function into one of its own unbatched tensors (``out[0] = ...``)
+            # cannot take a batch. Then one JVP per direction, as the definition says.
+            columns, aux_leaves = _columns_one_by_one(column, bases)
+        jacobians = [_assemble(c, flat_primals, numels, primals_spec, argnums) for c in columns]
+        jacobian = tree_unflatten(jacobians, found["spec"])
+        if not has_aux:
+            return jacobian
+        # aux depends on the primals alone: every direction computed the same one
+        return jacobian, tree_unflatten([a[0] for a in aux_leaves], found["aux_spec"])
     return wrapper
 
 
-def _one_hot(flat_primals, numels, j):
-    """The j-th standard basis direction over all the flattened primals."""
-    from ..creation import zeros
-    basis, start = [], 0
+def _columns_one_by_one(column, bases):
+    import autograd_py
+    results = [column(*[b[j] for b in bases]) for j in range(bases[0].shape[0])]
+    tangents = tuple(autograd_py.stack([r[0][k] for r in results]) for k in range(len(results[0][0])))
+    return tangents, results[0][1] and tuple(a.unsqueeze(0) for a in results[0][1])
+
+
+def _basis_batches(flat_primals, numels):
+    """For each primal, its part of every standard basis direction: row j of the identity over all
+    the flattened primals, shaped like that primal (``(total, *primal.shape)``)."""
+    import numpy as np
+    from .._tensor import _make
+    total, start, out = sum(numels), 0, []
     for p, n in zip(flat_primals, numels):
-        t = zeros(tuple(p.shape), dtype=p.dtype)  # a plain tensor, even for a batched primal
-        if start <= j < start + n:
-            t._data.reshape(-1)[j - start] = 1
-        basis.append(t)
+        rows = np.zeros((total, n), dtype=p.dtype.np)
+        rows[start:start + n] = np.eye(n, dtype=p.dtype.np)
+        out.append(_make(rows.reshape((total, *p.shape))))
         start += n
-    return basis
+    return out
 
 
-def _assemble(columns, flat_primals, numels, primals_spec, argnums):
-    """One output's Jacobian blocks (``out.shape + primal.shape``) from its tangent columns."""
-    import autograd_py  # the public ops: under vmap they batch
-    full = autograd_py.stack(columns, -1)
-    out_shape = tuple(columns[0].shape)
+def _assemble(batched, flat_primals, numels, primals_spec, argnums):
+    """One output's Jacobian blocks (``out.shape + primal.shape``) from its tangents for every
+    basis direction (the batch dim first)."""
+    full = batched.permute(*range(1, batched.dim()), 0)
+    out_shape = tuple(batched.shape[1:])
     blocks = []
     for part, p in zip(full.split(numels, -1), flat_primals):
         blocks.append(part.reshape(out_shape + tuple(p.shape)))
