@@ -8,6 +8,7 @@ Random ops also check vmap's ``randomness`` flag.
 """
 from . import rules as R
 from . import rules_nn as RN
+from .._tensor import Tensor
 from .batched import BatchedTensor, innermost_level, levels, wrap
 
 _ELEMENTWISE = (
@@ -56,7 +57,6 @@ NN_RULES = {
 RANDOM = ("rand randn randint randperm normal bernoulli multinomial rand_like randn_like randint_like "
           "uniform_ normal_ bernoulli_ random_ exponential_ cauchy_ log_normal_ geometric_ dropout").split()
 
-_originals = {}  # (owner, name) -> original
 _wrappers = {}  # name -> the wrapper installed on the torch namespace or Tensor (for rules' own calls)
 _by_original = {}  # id(original) -> its wrapper: ``vmap(torch.dot)`` got the original before the swap
 
@@ -68,7 +68,6 @@ def original(name):
 
 
 def _unswapped_tensor():
-    from .._tensor import Tensor
     return Tensor
 
 
@@ -181,7 +180,6 @@ def _different(name, fn, args, kwargs, level):
 def _targets():
     """``(owner, name, rule, random)`` for every entry point swapped during vmap."""
     import autograd_py
-    from .._tensor import Tensor
     from ..nn import functional as F
     from ..random import factories
     out = []
@@ -199,32 +197,69 @@ def _targets():
     return out
 
 
-def install():
-    """Swaps in the wrappers (at the outermost vmap's entry)."""
-    from .._tensor import Tensor
+# Tensor methods that can take another tensor: on a plain tensor they may meet a batched argument
+# (``W.mm(x)``, ``W[idx]``), so they are swapped on Tensor during a vmap. The others only ever run
+# on a batched ``self`` and live on BatchedTensor for good: swapping a class's attributes is slow.
+_TENSOR_ARG_METHODS = frozenset((
+    "add sub mul div true_divide divide multiply subtract pow maximum minimum where masked_fill lerp addcmul addcdiv "
+    "gather index_select index_add expand_as view_as reshape_as type_as matmul mm mv bmm dot outer eq ne lt le gt "
+    "ge logical_and logical_or floor_divide remainder fmod clamp clip rsub copy_ add_ sub_ mul_ div_ pow_ "
+    "masked_fill_ addcmul_ addcdiv_ lerp_ clamp_ __getitem__ __setitem__").split()) | frozenset(RANDOM)
+
+_table = []  # [owner, name, original, wrapper, rule, random]: swapped in and out, made once
+_installed = [False]
+
+
+def _entry(owner, name, rule, random):
+    fn = _current(owner, name)
+    return [owner, name, fn, (_random_wrapper if random else _make_wrapper)(name, fn, rule), rule, random]
+
+
+def _current(owner, name):
+    return owner.__dict__[name] if owner is Tensor else getattr(owner, name)
+
+
+def _build():
+    from .batched import BatchedTensor
     for owner, name, rule, random in _targets():
-        fn = owner.__dict__[name] if owner is Tensor else getattr(owner, name)
-        _originals[(owner, name)] = fn
-        wrapper = (_random_wrapper if random else _make_wrapper)(name, fn, rule)
-        setattr(owner, name, wrapper)
-        _by_original.setdefault(id(fn), wrapper)
-        if owner is not Tensor:
-            _wrappers.setdefault(name, wrapper)
+        entry = _entry(owner, name, rule, random)
+        if owner is Tensor and name not in _TENSOR_ARG_METHODS:
+            if name not in BatchedTensor.__dict__:  # its own logical metadata methods stay
+                setattr(BatchedTensor, name, entry[3])
+            _by_original.setdefault(id(entry[2]), entry[3])
         else:
-            _wrappers.setdefault("Tensor." + name, wrapper)
+            _table.append(entry)
+
+
+def install():
+    """Swaps in the wrappers (at the outermost vmap's entry). They are made once and kept; an
+    entry point replaced since (a test's monkeypatch) gets a fresh wrapper."""
+    if not _table:
+        _build()
+    changed = not _wrappers
+    for entry in _table:
+        owner = entry[0]
+        if _current(owner, entry[1]) is not entry[2]:
+            entry[:] = _entry(owner, entry[1], entry[4], entry[5])
+            changed = True
+        setattr(owner, entry[1], entry[3])
+    if changed:
+        _wrappers.clear()
+        for owner, name, fn, wrapper, _, _ in _table:
+            _by_original[id(fn)] = wrapper
+            _wrappers.setdefault("Tensor." + name if owner is Tensor else name, wrapper)
+    _installed[0] = True
 
 
 def uninstall():
-    for (owner, name), fn in _originals.items():
+    for owner, name, fn, *_ in _table:
         setattr(owner, name, fn)
-    _originals.clear()
-    _wrappers.clear()
-    _by_original.clear()
+    _installed[0] = False
 
 
 def batching(func):
     """``func`` itself, or its wrapper when it is an op passed before the swap (``vmap(torch.dot)``)."""
-    return _by_original.get(id(func), func)
+    return _by_original.get(id(func), func) if _installed[0] else func
 
 
 __all__ = ["install", "uninstall", "dispatched", "original", "wrap"]
