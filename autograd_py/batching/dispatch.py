@@ -233,27 +233,42 @@ def _build():
 
 def install():
     """Swaps in the wrappers (at the outermost vmap's entry). They are made once and kept; an
-    entry point replaced since (a test's monkeypatch) gets a fresh wrapper."""
+    entry point replaced since (a test's monkeypatch) gets a fresh wrapper. A module's entry
+    points are swapped with one ``dict.update``; Tensor's few, one ``setattr`` each."""
     if not _table:
         _build()
     changed = not _wrappers
     for entry in _table:
-        owner = entry[0]
-        if _current(owner, entry[1]) is not entry[2]:
-            entry[:] = _entry(owner, entry[1], entry[4], entry[5])
+        if _current(entry[0], entry[1]) is not entry[2]:
+            entry[:] = _entry(entry[0], entry[1], entry[4], entry[5])
             changed = True
-        setattr(owner, entry[1], entry[3])
     if changed:
         _wrappers.clear()
+        _swaps.clear()
         for owner, name, fn, wrapper, _, _ in _table:
             _by_original[id(fn)] = wrapper
             _wrappers.setdefault("Tensor." + name if owner is Tensor else name, wrapper)
+            new, old = _swaps.setdefault(id(owner), (owner, {}, {}))[1:]
+            new[name], old[name] = wrapper, fn
+    for owner, new, _ in _swaps.values():
+        _apply(owner, new)
     _installed[0] = True
 
 
+_swaps = {}  # id(owner) -> (owner, {name: wrapper}, {name: original})
+
+
+def _apply(owner, names):
+    if owner is Tensor:
+        for name, value in names.items():
+            setattr(Tensor, name, value)
+    else:
+        vars(owner).update(names)
+
+
 def uninstall():
-    for owner, name, fn, *_ in _table:
-        setattr(owner, name, fn)
+    for owner, _, old in _swaps.values():
+        _apply(owner, old)
     _installed[0] = False
 
 
