@@ -74,6 +74,10 @@ def make_dual(tensor, tangent, *, level=None):
     if level is None and not _public:
         raise RuntimeError("Trying to create a dual Tensor for forward AD but no level exists, make sure to "
                            "enter_dual_level() first.")
+    from ..batching import autograd_bridge as bridge
+    if bridge.any_batched((tensor, tangent)):  # PyTorch has no batching rule for it either
+        raise RuntimeError("Batching rule not implemented for aten::_make_dual; the fallback path doesn't work on "
+                           "out= or view ops.")
     inner = _internal(level)
     if inner is None:
         raise RuntimeError("Invalid level given to make_dual")
@@ -120,6 +124,12 @@ def unpack_dual(tensor, *, level=None):
     """
     if not _public or not isinstance(tensor, Tensor):
         return UnpackedDualTensor(tensor, None)
+    from ..batching import autograd_bridge as bridge
+    if bridge.any_batched((tensor,)):
+        p, found = bridge.chain(tensor)  # a tangent torch.func put on the physical value
+        primal, tangent = unpack_dual(p, level=level)
+        return UnpackedDualTensor(bridge.wrapped(primal, found) if tangent is not None else tensor,
+                                  None if tangent is None else bridge.wrapped(tangent, found))
     inner = _internal(level)
     if inner is None:
         raise RuntimeError("Invalid level given to _fw_primal")
