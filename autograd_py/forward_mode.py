@@ -80,11 +80,13 @@ def has_dual(tensors):
     return False
 
 
-class _Hidden:
-    """Switches off ``level`` and the levels inside it while its tangent formula runs."""
+class hidden:
+    """Switches off ``level`` and the levels inside it (every level, by default) for a block:
+    while a level's tangent formula runs, or a Function's own ``forward``, ops push no tangent
+    at those levels."""
 
-    def __init__(self, level):
-        self.index = levels.index(level)
+    def __init__(self, level=None):
+        self.index = 0 if level is None else levels.index(level)
 
     def __enter__(self):
         self.saved = levels[self.index:]
@@ -101,7 +103,7 @@ def propagate(out, node, inputs):
         tangents = [tangent(t, level) if hasattr(t, "_fw_grads") else None for t in inputs]
         if all(t is None for t in tangents):
             continue
-        with _Hidden(level):
+        with hidden(level):
             result = node.jvp(tangents, inputs, out)
         if isinstance(out, (tuple, list)):
             for o, r in zip(out, result):
@@ -132,7 +134,7 @@ def _own(r, node, tangents, level):
     for t in tangents:
         if t is not None and np.may_share_memory(r._data, t._data):
             from .ops.pointwise import clone
-            with _Hidden(level):
+            with hidden(level):
                 return clone(r)
     return r
 

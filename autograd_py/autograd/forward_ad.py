@@ -13,7 +13,7 @@ from collections import namedtuple
 
 import numpy as np
 
-from .. import forward_mode
+from .. import forward_mode, grad_mode
 from .._tensor import Tensor
 
 __all__ = ["UnpackedDualTensor", "enter_dual_level", "exit_dual_level", "make_dual", "unpack_dual", "dual_level"]
@@ -143,12 +143,8 @@ def unpack_dual(tensor, *, level=None):
 def primal_view(tensor):
     """An alias of ``tensor`` that carries no tangent at any level."""
     from ..ops.shape import view
-    saved = forward_mode.levels[:]
-    del forward_mode.levels[:]
-    try:
+    with forward_mode.hidden():
         return view(tensor, tensor._data.shape)
-    finally:
-        forward_mode.levels[:] = saved
 
 
 class dual_level:
@@ -169,11 +165,4 @@ class dual_level:
         exit_dual_level()
         return False
 
-    def __call__(self, fn):
-        import functools
-
-        @functools.wraps(fn)
-        def wrapper(*args, **kwargs):
-            with self.__class__():
-                return fn(*args, **kwargs)
-        return wrapper
+    __call__ = grad_mode._GradModeContext.__call__  # also a decorator: a new level per call

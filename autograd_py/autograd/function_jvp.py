@@ -26,15 +26,9 @@ WRONG_SIZE = ("Trying to set a forward gradient that has a different size than t
               "not supported. Tensor is of size {} while the given forward gradient is of size {}.")
 
 
-class forward_disabled:
+def forward_disabled():
     """Runs a Function's ``forward`` with forward mode off, as PyTorch does: its ops push no tangents."""
-
-    def __enter__(self):
-        self.saved = forward_mode.levels[:]
-        del forward_mode.levels[:]
-
-    def __exit__(self, *exc):
-        forward_mode.levels[:] = self.saved
+    return forward_mode.hidden()
 
 
 def process(cls, ctx, args, outputs, returned_as_is, non_diff, dirty):
@@ -58,7 +52,7 @@ def process(cls, ctx, args, outputs, returned_as_is, non_diff, dirty):
                     else _make(np.zeros(a._data.shape, a._data.dtype)) for a, t in zip(args, given)]
         ctx._saved_for_forward = tuple(getattr(ctx, "_to_save_forward", ()))
         try:
-            with forward_mode._Hidden(level):
+            with forward_mode.hidden(level):
                 result = cls.jvp(ctx, *tangents)
         finally:
             del ctx._saved_for_forward

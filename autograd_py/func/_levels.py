@@ -16,24 +16,13 @@ from .._tensor import Tensor
 from ..node import AccumulateGrad
 
 
-class _LevelsHidden:
-    """Ops run here push no tangent at any level (the caller copies tangents itself)."""
-
-    def __enter__(self):
-        self.saved = forward_mode.levels[:]
-        del forward_mode.levels[:]
-
-    def __exit__(self, *exc):
-        forward_mode.levels[:] = self.saved
-
-
 def alias(t):
     """A view of ``t`` (linked to its history) with ``t``'s tangents at every active level."""
     from ..batching.batched import BatchedTensor
     if isinstance(t, BatchedTensor):
         return BatchedTensor(alias(t._value), t._level)
     from ..ops.shape import view
-    with _LevelsHidden():
+    with forward_mode.hidden():  # the caller copies the tangents itself
         out = view(t, tuple(t.shape))
     copy_tangents(t, out)
     return out

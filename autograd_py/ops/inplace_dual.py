@@ -23,7 +23,7 @@ def with_tangents(old, t):
         old._fw_grads = {}
         for level, tangent in t._fw_grads.items():
             if level in forward_mode.levels:
-                with forward_mode._Hidden(level):
+                with forward_mode.hidden(level):
                     old._fw_grads[level] = clone(tangent)
     return old
 
@@ -46,7 +46,7 @@ def take_tangents(t, res):
                 share_with_views(base, level)
                 own = forward_mode.tangent(t, level)
         if own is not None:
-            with forward_mode._Hidden(level):
+            with forward_mode.hidden(level):
                 from .inplace import copy_
                 copy_(own, new)
             continue
@@ -73,7 +73,7 @@ def share_with_views(root, level):
             continue
         if v._data.dtype.kind not in "fc" or "_view_fn" not in v.__dict__:
             continue
-        with forward_mode._Hidden(level):
+        with forward_mode.hidden(level):
             view = v._view_fn(tangent)
         forward_mode.set_tangent(v, view, level)
 
