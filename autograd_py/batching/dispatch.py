@@ -7,6 +7,8 @@ original, so the ops' own internals (which call each other directly) never see a
 Random ops also check vmap's ``randomness`` flag.
 """
 from . import rules as R
+from . import rules_index as RI
+from . import rules_matmul as RM
 from . import rules_nn as RN
 from .._tensor import Tensor
 from .batched import BatchedTensor, innermost_level, levels, wrap
@@ -31,20 +33,20 @@ RULES.update({
                                "any", "count_nonzero", "logsumexp", "cumsum", "cumprod", "softmax", "log_softmax")},
     "unbind": R.dim_op(default=0), "norm": R.dim_op(pos=2), "sort": R.dim_op(default=-1),
     "argsort": R.dim_op(default=-1), "topk": R.dim_op(pos=2, default=-1), "split": R.dim_op(pos=2, default=0),
-    "chunk": R.dim_op(pos=2, default=0), "repeat": R.repeat, "msort": R.msort, "index_add": R.index_add,
-    "unsqueeze": R.dim_op(offset=1), "select": R.select_narrow, "narrow": R.select_narrow,
+    "chunk": R.dim_op(pos=2, default=0), "repeat": RI.repeat, "msort": RI.msort, "index_add": RI.index_add,
+    "unsqueeze": R.dim_op(offset=1), "select": RI.select_narrow, "narrow": RI.select_narrow,
     "max": R.max_min, "min": R.max_min, "transpose": R.two_dims, "swapaxes": R.two_dims, "permute": R.permute,
     "flip": R.flip, "squeeze": R.squeeze, "flatten": R.flatten, "t": R.t,
     "view": R.view_like, "reshape": R.view_like, "expand": R.expand, "broadcast_to": R.expand,
     "view_as": R.as_other("view"), "reshape_as": R.as_other("reshape"), "expand_as": R.as_other("expand"),
-    "cat": R.cat_stack(0), "concat": R.cat_stack(0), "concatenate": R.cat_stack(0), "stack": R.cat_stack(1),
-    "matmul": R.matmul, "__matmul__": R.matmul, "__rmatmul__": lambda lv, c, a, k: R.matmul(lv, c, (a[1], a[0]), k),
-    "mm": R.as_matmul, "mv": R.as_matmul, "bmm": R.as_matmul, "dot": R.as_matmul, "outer": R.outer,
-    "addmm": R.addmm, "__getitem__": R.getitem, "__setitem__": R.setitem, "gather": R.gather,
-    "index_select": R.index_select,
+    "cat": RI.cat_stack(0), "concat": RI.cat_stack(0), "concatenate": RI.cat_stack(0), "stack": RI.cat_stack(1),
+    "matmul": RM.matmul, "__matmul__": RM.matmul, "__rmatmul__": lambda lv, c, a, k: RM.matmul(lv, c, (a[1], a[0]), k),
+    "mm": RM.as_matmul, "mv": RM.as_matmul, "bmm": RM.as_matmul, "dot": RM.as_matmul, "outer": RM.outer,
+    "addmm": RM.addmm, "__getitem__": RI.getitem, "__setitem__": RI.setitem, "gather": RI.gather,
+    "index_select": RI.index_select,
 })
 NN_RULES = {
-    "linear": R.linear, "relu": R.elementwise, "leaky_relu": R.elementwise, "elu": R.elementwise,
+    "linear": RM.linear, "relu": R.elementwise, "leaky_relu": R.elementwise, "elu": R.elementwise,
     "gelu": R.elementwise, "silu": R.elementwise, "softplus": R.elementwise, "sigmoid": R.elementwise,
     "tanh": R.elementwise, "softmax": RN.softmax_like, "log_softmax": RN.softmax_like,
     "mse_loss": RN.mse_loss, "l1_loss": RN.l1_loss, "cross_entropy": RN.nll_like(True), "nll_loss": RN.nll_like(False),

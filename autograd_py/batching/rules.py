@@ -8,14 +8,14 @@ calls the op once and wraps the result. The families, as functorch's batching ru
   every operand's logical dims line up on the right;
 - ops with a ``dim`` shift it past the batch dim (``dim=None`` means every logical dim);
 - shape ops put the batch size in front of the requested shape;
-- the matmul family makes vectors matrices, lines up the batch dims, and squeezes back;
-- indexing puts a full slice (or, for batched index tensors, a batch ``arange``) in front.
+- the matmul family makes vectors matrices, lines up the batch dims, and squeezes back
+  (``rules_matmul``);
+- indexing puts a full slice (or, for batched index tensors, a batch ``arange``) in front
+  (``rules_index``); ``torch.nn.functional`` has ``rules_nn``.
 
 Ops without a rule run once per example (``fallback``) with PyTorch's performance warning.
 """
 import warnings
-
-import numpy as np
 
 from .._tensor import Tensor
 from .batched import BatchedTensor, batch_size, is_batched_at, physical, rebuilt, wrap
@@ -246,153 +246,6 @@ def as_other(method):
             x = BatchedTensor(_expanded(x, level), level)
         return getattr(x, method)(tuple(other.shape))
     return rule
-
-
-# ---------------------------------------------------------------------------- joining
-def cat_stack(offset):
-    def rule(level, call, args, kwargs):
-        tensors = list(args[0] if args else kwargs["tensors"])
-        d = _get(list(args), kwargs, 1, "dim", 0)
-        first = next(x for x in tensors if isinstance(x, Tensor))
-        n = logical_rank(first, level)
-        phys = [_expanded(x, level) for x in tensors]
-        return wrap(call(phys, _shift(d, n + offset)), level)
-    return rule
-
-
-# ---------------------------------------------------------------------------- products
-def matmul(level, call, args, kwargs):
-    a, b = args[0], args[1]
-    ra, rb = logical_rank(a, level), logical_rank(b, level)
-    if ra == 0 or rb == 0:
-        from .dispatch import original
-        original("matmul")(a if ra else a._value if is_batched_at(a, level) else a,
-                           b if rb else b._value if is_batched_at(b, level) else b)  # PyTorch's 0-dim error
-    pa, pb = physical(a, level), physical(b, level)
-    if ra == 1:
-        pa = pa.unsqueeze(-2)
-    if rb == 1:
-        pb = pb.unsqueeze(-1)
-    rank = max(ra, 2, rb)
-    if is_batched_at(a, level):
-        pa = _pad(pa, rank - max(ra, 2))
-    if is_batched_at(b, level):
-        pb = _pad(pb, rank - max(rb, 2))
-    from .dispatch import dispatched
-    out = dispatched("matmul")(pa, pb)
-    if rb == 1:
-        out = out.squeeze(-1)
-    if ra == 1:
-        out = out.squeeze(-1 if rb == 1 else -2)
-    return wrap(out, level)
-
-
-def as_matmul(level, call, args, kwargs):
-    """mm, mv, bmm, dot: checked on the logical shapes, then computed as matmul."""
-    from .dispatch import original
-    shapes = [np.empty(tuple(x.shape)) for x in args[:2]]
-    from .._tensor import _make
-    original(call.__name__)(*[_make(s) for s in shapes])  # PyTorch's shape errors, from the logical shapes
-    return matmul(level, call, args[:2], {})
-
-
-def outer(level, call, args, kwargs):
-    a, b = args[0], args[1]
-    return a.unsqueeze(-1) * b.unsqueeze(-2)
-
-
-def linear(level, call, args, kwargs):
-    x, weight = args[0], args[1]
-    bias = _get(list(args), kwargs, 2, "bias")
-    out = x.matmul(weight.transpose(-1, -2)) if weight.dim() == 2 else x.matmul(weight)
-    return out + bias if bias is not None else out
-
-
-def addmm(level, call, args, kwargs):
-    bias, m1, m2 = args[0], args[1], args[2]
-    beta, alpha = kwargs.get("beta", 1), kwargs.get("alpha", 1)
-    prod = m1.matmul(m2)
-    prod = prod if alpha == 1 else prod * alpha
-    return prod + (bias if beta == 1 else bias * beta)
-
-
-# ---------------------------------------------------------------------------- indexing
-def _key_tuple(key):
-    return key if isinstance(key, tuple) else (key,)
-
-
-def getitem(level, call, args, kwargs):
-    x, key = args[0], _key_tuple(args[1])
-    batched_index = [k for k in key if is_batched_at(k, level)]
-    if not is_batched_at(x, level) and not batched_index:
-        return call(x, args[1])
-    v = _expanded(x, level)
-    if not batched_index:
-        return wrap(call(v, (slice(None), *[physical(k, level) for k in key])), level)
-    tensors = [i for i, k in enumerate(key) if isinstance(k, Tensor) and k.dtype.is_floating_point is False]
-    if tensors != list(range(len(tensors))) or any(isinstance(k, Tensor) and k.dtype.np == np.bool_ for k in key):
-        return fallback(level, call, args, kwargs)  # advanced indices apart from each other: one example at a time
-    rank = max(logical_rank(key[i], level) for i in tensors)
-    from .._tensor import _make
-    B = batch_size(level)
-    rows = _make(np.arange(B).reshape((B,) + (1,) * rank))
-    new_key = (rows, *[_aligned(k, level, rank) if i in tensors else k for i, k in enumerate(key)])
-    return wrap(call(v, new_key), level)
-
-
-def setitem(level, call, args, kwargs):
-    x, key, value = args
-    if not is_batched_at(x, level):
-        # Writing a batch into one unbatched tensor cannot work: the op's own error says so.
-        return call(x, _key_tuple(key), physical(value, level))
-    key = _key_tuple(key)
-    if any(is_batched_at(k, level) for k in key):
-        return fallback(level, call, args, kwargs)
-    if is_batched_at(value, level):
-        region = x[key]
-        value = _pad(value._value, region.dim() - logical_rank(value, level))
-    return call(x._value, (slice(None), *key), value)
-
-
-def gather(level, call, args, kwargs):
-    x, d, index = args[0], _get(list(args), kwargs, 1, "dim"), _get(list(args), kwargs, 2, "index")
-    n = logical_rank(x, level)
-    return wrap(call(_expanded(x, level), _shift(d, n), _expanded(index, level)), level)
-
-
-def index_select(level, call, args, kwargs):
-    x, d, index = args[0], _get(list(args), kwargs, 1, "dim"), _get(list(args), kwargs, 2, "index")
-    if is_batched_at(index, level) or not is_batched_at(x, level):
-        return fallback(level, call, args, kwargs)
-    return wrap(call(x._value, _shift(d, logical_rank(x, level)), index), level)
-
-
-def repeat(level, call, args, kwargs):
-    x = args[0]
-    reps = _shape_args(args[1:], kwargs, "repeats")
-    n = logical_rank(x, level)
-    if len(reps) < n:
-        return call(x._value[0], *args[1:], **kwargs)  # PyTorch's own message, from one example
-    v = _expanded(x, level)
-    return wrap(call(_pad(v, len(reps) - n), (1, *reps)), level)
-
-
-def msort(level, call, args, kwargs):
-    return args[0].sort(0).values
-
-
-def index_add(level, call, args, kwargs):
-    x, d, index, source = args[0], args[1], args[2], args[3] if len(args) > 3 else kwargs["source"]
-    if is_batched_at(index, level):
-        return fallback(level, call, args, kwargs)
-    extra = {k: v for k, v in kwargs.items() if k != "source"}
-    return wrap(call(_expanded(x, level), _shift(d, logical_rank(x, level)), index, _expanded(source, level), **extra),
-                level)
-
-
-def select_narrow(level, call, args, kwargs):
-    """select(dim, index) and narrow(dim, start, length): only the dim moves."""
-    return dim_op(pos=1, name="dim", none="keep")(level, call, args, kwargs)
 
 
 # ---------------------------------------------------------------------------- the rest, one example at a time

@@ -1,0 +1,61 @@
+"""Batching rules for the matrix products: vectors become matrices, batch dims line up, and the
+result is squeezed back; ``mm``/``mv``/``bmm``/``dot`` check the logical shapes first."""
+import numpy as np
+
+from .batched import is_batched_at, physical, wrap
+from .rules import _get, _pad, logical_rank
+
+
+def matmul(level, call, args, kwargs):
+    a, b = args[0], args[1]
+    ra, rb = logical_rank(a, level), logical_rank(b, level)
+    if ra == 0 or rb == 0:
+        from .dispatch import original
+        original("matmul")(a if ra else a._value if is_batched_at(a, level) else a,
+                           b if rb else b._value if is_batched_at(b, level) else b)  # PyTorch's 0-dim error
+    pa, pb = physical(a, level), physical(b, level)
+    if ra == 1:
+        pa = pa.unsqueeze(-2)
+    if rb == 1:
+        pb = pb.unsqueeze(-1)
+    rank = max(ra, 2, rb)
+    if is_batched_at(a, level):
+        pa = _pad(pa, rank - max(ra, 2))
+    if is_batched_at(b, level):
+        pb = _pad(pb, rank - max(rb, 2))
+    from .dispatch import dispatched
+    out = dispatched("matmul")(pa, pb)
+    if rb == 1:
+        out = out.squeeze(-1)
+    if ra == 1:
+        out = out.squeeze(-1 if rb == 1 else -2)
+    return wrap(out, level)
+
+
+def as_matmul(level, call, args, kwargs):
+    """mm, mv, bmm, dot: checked on the logical shapes, then computed as matmul."""
+    from .dispatch import original
+    shapes = [np.empty(tuple(x.shape)) for x in args[:2]]
+    from .._tensor import _make
+    original(call.__name__)(*[_make(s) for s in shapes])  # PyTorch's shape errors, from the logical shapes
+    return matmul(level, call, args[:2], {})
+
+
+def outer(level, call, args, kwargs):
+    a, b = args[0], args[1]
+    return a.unsqueeze(-1) * b.unsqueeze(-2)
+
+
+def linear(level, call, args, kwargs):
+    x, weight = args[0], args[1]
+    bias = _get(list(args), kwargs, 2, "bias")
+    out = x.matmul(weight.transpose(-1, -2)) if weight.dim() == 2 else x.matmul(weight)
+    return out + bias if bias is not None else out
+
+
+def addmm(level, call, args, kwargs):
+    bias, m1, m2 = args[0], args[1], args[2]
+    beta, alpha = kwargs.get("beta", 1), kwargs.get("alpha", 1)
+    prod = m1.matmul(m2)
+    prod = prod if alpha == 1 else prod * alpha
+    return prod + (bias if beta == 1 else bias * beta)
