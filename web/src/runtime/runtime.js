@@ -55,12 +55,14 @@ export class Runtime {
         stderr: (line) => console.warn("[py]", line),
         // No keyboard in a worker: input() sees end-of-file (EOFError), not a crash.
         stdin: () => null,
+        // Loaded while the runtime boots (its download and set-up overlap the runtime's),
+        // rather than by a loadPackage after it.
+        packages: ["numpy"],
       });
       if (this.interruptView) this.pyodide.setInterruptBuffer(this.interruptView);
       t = this.status(phase, t);
 
       phase = "numpy";
-      await this.pyodide.loadPackage("numpy", { messageCallback: () => {} });
       this.pyodide.runPython("import numpy"); // counted here, not in the autograd_py phase
       t = this.status(phase, t);
 
