@@ -173,12 +173,35 @@ def auto_element_wise(node, tangents, inputs, out):
                 part = part[i]
             if part is not None:
                 total = part if total is None else total + part
+        if total is not None and not total.requires_grad and grad_mode.is_grad_enabled():
+            total = _with_zero_terms(node, tangents, inputs, out, total)
     finally:
         node._vars = real_vars
         if real_edges is None:
             del node._next_functions
         else:
             node._next_functions = real_edges
+    return total
+
+
+def _with_zero_terms(node, tangents, inputs, out, total):
+    """PyTorch's formula also has a term for each input without a tangent (a zero tangent that adds
+    nothing), and the tangent requires grad when such a term reads a primal that does (``x * w``
+    with only ``x`` dual: ``w_t * x``). The terms are built here only for their graph: ``total``
+    keeps its values (a zero times an infinite primal stays out, as PyTorch's zero tensor does)."""
+    if not any(getattr(x, "requires_grad", False) for x in (*inputs, out)):
+        return total
+    zero = None
+    for i, t in enumerate(tangents):
+        if t is not None:
+            continue
+        node._next_functions = tuple((_MARK, 0) if j == i else (None, 0) for j in range(len(inputs)))
+        zero = zeros_tangent(out) if zero is None else zero
+        part = node.backward(zero)
+        part = part[i] if isinstance(part, tuple) else part
+        if part is not None and part.requires_grad:
+            from .ops.comparison import where
+            return where(zero.bool(), part.to(total.dtype), total)
     return total
 
 

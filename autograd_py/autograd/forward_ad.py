@@ -71,7 +71,7 @@ def make_dual(tensor, tangent, *, level=None):
     Returns:
         Tensor: the dual tensor; ops on it compute their outputs' tangents too.
     """
-    if level is None and not _public:
+    if (len(_public) - 1 if level is None else level) < 0:
         raise RuntimeError("Trying to create a dual Tensor for forward AD but no level exists, make sure to "
                            "enter_dual_level() first.")
     from ..batching import autograd_bridge as bridge
@@ -80,7 +80,7 @@ def make_dual(tensor, tangent, *, level=None):
                            "out= or view ops.")
     inner = _internal(level)
     if inner is None:
-        raise RuntimeError("Invalid level given to make_dual")
+        raise RuntimeError("Invalid level given to _make_dual")
     for name, t in (("primal", tensor), ("tangent", tangent)):
         if t._data.dtype.kind not in "fc":
             raise ValueError(f"Expected {name} to be floating point or complex, but got: {t.dtype}")

@@ -49,9 +49,14 @@ def _product_node(cls, out, a, b, first="self", second="mat2"):
     return node
 
 
-def _bilinear_jvp(op, tangents, inputs):
-    """``op(a_t, b_p) + op(a_p, b_t)``: a product's tangent, a missing tangent counting as zero."""
+def _bilinear_jvp(op, tangents, inputs, dense=True):
+    """``op(a_t, b_p) + op(a_p, b_t)``: a product's tangent. PyTorch's matrix products compute both
+    terms, a missing tangent as real zeros (so ``0 @ inf`` is nan there and the tangent requires grad
+    with either primal); ``dense=False`` (dot) skips the missing term."""
     (ta, tb), (a, b) = tangents, inputs
+    if dense and (ta is None) != (tb is None):
+        from ..forward_mode import zeros_tangent
+        ta, tb = (zeros_tangent(a), tb) if ta is None else (ta, zeros_tangent(b))
     out = op(ta, b) if ta is not None else None
     if tb is not None:
         part = op(a, tb)
@@ -147,7 +152,7 @@ class DotBackward0(Node):
     saves = ("self", "tensor")
 
     def jvp(self, tangents, inputs, result):
-        return _bilinear_jvp(dot, tangents, inputs)
+        return _bilinear_jvp(dot, tangents, inputs, dense=False)
 
     def backward(self, grad):
         if batch_ndim[0]:
