@@ -38,8 +38,9 @@ from .ops.reduction import (all, amax, amin, any, argmax, argmin, count_nonzero,
 from .ops.cumprod import cumprod
 from .ops.softmax import logsumexp, log_softmax, softmax
 from .ops.joining import cat, chunk, concat, concatenate, flip, split, stack, unbind
-from .ops.shape import (broadcast_to, flatten, permute, reshape, squeeze, swapaxes, t, transpose,
-                        unsqueeze)
+from .ops.shape import (broadcast_to, flatten, moveaxis, movedim, permute, reshape, squeeze, swapaxes, t,
+                        transpose, unsqueeze)
+from .ops.diagonal import diag, diag_embed, diagonal, trace
 from ._tensor import Size, Tensor, is_tensor
 from ._warn import is_warn_always_enabled, set_warn_always
 from .devices import device, get_default_device, set_default_device
@@ -65,7 +66,8 @@ def numel(input):
 
 _LAZY_SUBMODULES = ("nn", "optim", "cuda", "accelerator", "backends", "serialization", "utils", "func")
 _LAZY_FUNCTIONS = {"save": "serialization", "load": "serialization", "conv1d": "nn.functional",
-                   "conv2d": "nn.functional", "max_pool2d": "nn.functional", "vmap": "batching"}
+                   "conv2d": "nn.functional", "max_pool2d": "nn.functional", "vmap": "batching",
+                   "einsum": "ops.einsum"}
 
 
 def __getattr__(name):

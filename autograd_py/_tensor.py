@@ -239,8 +239,14 @@ class Tensor:
     def dtype(self):
         return dtypes._FROM_NP[self._data.dtype]
 
+    # A meta tensor (``to('meta')``) keeps a shape and dtype only; its values are never read.
+    _is_meta = False
+
     @property
     def device(self):
+        if self._is_meta:
+            from .devices import META
+            return META
         return _CPU
 
     @property
@@ -249,7 +255,11 @@ class Tensor:
 
     @property
     def is_cpu(self):
-        return True
+        return not self._is_meta
+
+    @property
+    def is_meta(self):
+        return self._is_meta
 
     def get_device(self):
         """The CUDA device index, or -1 for a CPU tensor (always, here)."""

@@ -104,11 +104,13 @@ def _parse_string(spec):
 
 
 CPU = device("cpu")
+META = device("meta")
 _default = [None]  # set_default_device's device, or None for the CPU
 
 
-def as_device(spec):
-    """The device that a ``device=`` argument names, after PyTorch's checks (CUDA is not compiled in)."""
+def as_device(spec, allow_meta=False):
+    """The device that a ``device=`` argument names, after PyTorch's checks (CUDA is not compiled in).
+    ``allow_meta``: the caller can make meta tensors (shapes without data, as ``Module.to('meta')``)."""
     if spec is None:
         spec = _default[0]
         if spec is None:
@@ -118,6 +120,8 @@ def as_device(spec):
         return CPU
     if dev.type == "cuda":
         raise AssertionError(NO_CUDA)
+    if dev.type == "meta" and allow_meta:
+        return META
     raise RuntimeError(f"PyTorch is not linked with support for {dev.type} devices")
 
 

@@ -153,7 +153,12 @@ def tensor_repr(t, prefix="tensor("):
     suffixes = []
     dt = t.dtype
     default = dt in (dtypes.get_default_dtype(), dtypes.int64, dtypes.bool)
-    if data.size == 0:
+    if t._is_meta:  # PyTorch prints no values for a tensor without data
+        suffixes += ["device='meta'", "size=" + str(tuple(data.shape))]
+        if not default:
+            suffixes.append("dtype=" + repr(dt))
+        body = "..."
+    elif data.size == 0:
         if data.ndim != 1:
             suffixes.append("size=" + str(tuple(data.shape)))
         if dt is not dtypes.get_default_dtype():

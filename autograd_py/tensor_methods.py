@@ -4,6 +4,7 @@ from . import creation as C
 from . import devices, dtypes
 from .ops import comparison as CMP
 from .ops import cumprod as CP
+from .ops import diagonal as D
 from .ops import indexing as I
 from .ops import inplace as IP
 from .ops import joining as J
@@ -41,7 +42,8 @@ _METHODS = {
     "flatten": S.flatten, "contiguous": S.contiguous, "transpose": S.transpose, "swapaxes": S.transpose,
     "t": S.t, "permute": S.permute, "squeeze": S.squeeze, "unsqueeze": S.unsqueeze, "expand": S.expand,
     "expand_as": S.expand_as, "repeat": J.repeat, "unbind": J.unbind, "split": J.split, "chunk": J.chunk,
-    "flip": J.flip_method,
+    "flip": J.flip_method, "movedim": S.movedim, "moveaxis": S.movedim,
+    "diagonal": D.diagonal, "diag_embed": D.diag_embed, "diag": D.diag, "trace": D.trace,
     # indexing
     "narrow": I.narrow, "select": I.select, "index_select": I.index_select, "masked_fill": I.masked_fill,
     "masked_select": I.masked_select, "nonzero": I.nonzero, "index_add": I.index_add,
@@ -153,11 +155,20 @@ def _to(self, *args, **kwargs):
     nothing changes, unless ``copy=True``.
     """
     device, dtype, flags = _parse_to(args, kwargs)
-    if device is not None:
-        devices.as_device(device)
+    if device is not None and devices.as_device(device, allow_meta=True) is devices.META and not self._is_meta:
+        return _to_meta(self, dtype or self.dtype)
     if dtype is None or dtype.np == self._data.dtype:
         return P.clone(self) if flags.get("copy") else self
     return P.to_dtype(self, dtype.np)
+
+
+def _to_meta(self, dtype):
+    """A meta copy (PyTorch's ToCopyBackward0 when it requires grad): shape and dtype, no values."""
+    out = P._make(self._data.astype(dtype.np))
+    if P.grad_on(self):
+        P.record(out, P.ToCopyBackward0(), (self,))
+    out._is_meta = True
+    return out
 
 
 def _parse_to(args, kwargs):

@@ -9,6 +9,7 @@ Random ops also check vmap's ``randomness`` flag.
 from . import rules as R
 from . import rules_index as RI
 from . import rules_matmul as RM
+from . import rules_diag as RD
 from . import rules_nn as RN
 from .._tensor import Tensor
 from .batched import BatchedTensor, innermost_level, levels, wrap
@@ -43,7 +44,8 @@ RULES.update({
     "matmul": RM.matmul, "__matmul__": RM.matmul, "__rmatmul__": lambda lv, c, a, k: RM.matmul(lv, c, (a[1], a[0]), k),
     "mm": RM.as_matmul, "mv": RM.as_matmul, "bmm": RM.as_matmul, "dot": RM.as_matmul, "outer": RM.outer,
     "addmm": RM.addmm, "__getitem__": RI.getitem, "__setitem__": RI.setitem, "gather": RI.gather,
-    "index_select": RI.index_select,
+    "index_select": RI.index_select, "diagonal": RD.diagonal, "diag_embed": RD.diag_embed, "diag": RD.diag,
+    "trace": RD.trace,
 })
 NN_RULES = {
     "linear": RM.linear, "relu": R.elementwise, "leaky_relu": R.elementwise, "elu": R.elementwise,
@@ -187,7 +189,8 @@ def _targets():
     out = []
     for name, rule in RULES.items():
         for owner in (Tensor, autograd_py):
-            if name in owner.__dict__ if owner is Tensor else hasattr(owner, name):
+            # torch.long, torch.float, ... are dtypes, not the methods of the same name
+            if name in owner.__dict__ if owner is Tensor else callable(getattr(owner, name, None)):
                 out.append((owner, name, rule, False))
     for name, rule in NN_RULES.items():
         if hasattr(F, name):

@@ -473,3 +473,28 @@ def _unsqueezed(a, d):
     base = torch_strides(a)
     strides = base[:d] + ((base[d] * a.shape[d] if d < a.ndim else 1),) + base[d:]
     return np.lib.stride_tricks.as_strided(a, out.shape, tuple(s * a.itemsize for s in strides))
+
+
+def movedim(input, source, destination):
+    """``input`` with the dims at ``source`` moved to ``destination``, the others kept in order:
+    a ``permute`` (its grad_fn is PermuteBackward0, as PyTorch's)."""
+    nd = input.dim()
+    src = [source] if isinstance(source, int) else list(source)
+    dst = [destination] if isinstance(destination, int) else list(destination)
+    if len(src) != len(dst):
+        raise RuntimeError(f"movedim: Invalid source or destination dims: source ({src} dims) should contain the "
+                           f"same number of dims as destination ({dst} dims)")
+    src = [_wrap_dim(d, nd) for d in src]
+    dst = [_wrap_dim(d, nd) for d in dst]
+    for name, dims, given in (("source", src, source), ("destination", dst, destination)):
+        if len(set(dims)) != len(dims):
+            raise RuntimeError(f"movedim: repeated dim in `{name}` ({list(given) if not isinstance(given, int) else [given]})")
+    order = [None] * nd
+    for s, d in zip(src, dst):
+        order[d] = s
+    rest = iter(d for d in range(nd) if d not in src)
+    order = [next(rest) if o is None else o for o in order]
+    return input.permute(*order) if nd else input.permute(())
+
+
+moveaxis = movedim

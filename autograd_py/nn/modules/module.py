@@ -315,13 +315,24 @@ class Module(ModuleBackwardHooks):
                                     value._grad = value._grad.to(new.dtype)
         return self
 
+    def _to_meta(self):
+        """Parameters and buffers become meta tensors: shapes for ``functional_call``, no values."""
+        for module in self.modules():
+            for store in (module._parameters, module._buffers):
+                for value in store.values():
+                    if value is not None:
+                        value._is_meta = True
+                        if value._grad is not None:
+                            value._grad._is_meta = True
+
     def to(self, *args, **kwargs):
-        """Converts floating point parameters and buffers to a dtype; devices other than CPU are absent."""
+        """Converts floating point parameters and buffers to a dtype, or (``'meta'``) to meta
+        tensors; devices other than the CPU and meta are absent."""
         from ...devices import as_device
         from ...devices import device as _device
         from ...dtypes import dtype as _dtype
-        if kwargs.get("device") is not None:
-            as_device(kwargs["device"])
+        from ...devices import META
+        meta = kwargs.get("device") is not None and as_device(kwargs["device"], allow_meta=True) is META
         target = kwargs.get("dtype")
         for a in args:
             if isinstance(a, _dtype):
@@ -329,7 +340,9 @@ class Module(ModuleBackwardHooks):
             elif isinstance(a, Tensor):
                 target = a.dtype
             elif isinstance(a, (str, int, _device)):
-                as_device(a)  # PyTorch's errors for CUDA and unknown devices
+                meta = as_device(a, allow_meta=True) is META  # PyTorch's errors for CUDA and unknown devices
+        if meta:
+            self._to_meta()
         if target is None:
             return self
         if not target.is_floating_point:
