@@ -71,7 +71,7 @@ def grad(original, outputs, inputs, grad_outputs, kwargs):
     phys_outs = [physical(o) for o in outs]
     phys_gos = []
     for o, g, p in zip(outs, gos, phys_outs):
-        if g is None and isinstance(o, BatchedTensor) and o.dim() == 0:
+        if g is None and o.dim() == 0 and p.dim() > 0:  # batched, or an unbatched output lifted
             from ..creation import ones_like
             phys_gos.append(ones_like(p))  # the implicit 1 of a scalar output, once per example
         else:

@@ -44,7 +44,7 @@ RULES.update({
     "matmul": RM.matmul, "__matmul__": RM.matmul, "__rmatmul__": lambda lv, c, a, k: RM.matmul(lv, c, (a[1], a[0]), k),
     "mm": RM.as_matmul, "mv": RM.as_matmul, "bmm": RM.as_matmul, "dot": RM.as_matmul, "outer": RM.outer,
     "addmm": RM.addmm, "__getitem__": RI.getitem, "__setitem__": RI.setitem, "gather": RI.gather,
-    "index_select": RI.index_select, "diagonal": RD.diagonal, "diag_embed": RD.diag_embed, "diag": RD.diag,
+    "index_select": RI.index_select, "type_as": R.type_as, "diagonal": RD.diagonal, "diag_embed": RD.diag_embed, "diag": RD.diag,
     "trace": RD.trace,
 })
 NN_RULES = {

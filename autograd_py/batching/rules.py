@@ -57,6 +57,14 @@ def _expanded(x, level):
 
 
 # ---------------------------------------------------------------------------- elementwise
+def type_as(level, call, args, kwargs):
+    """``x.type_as(other)`` takes only ``other``'s dtype: ``x`` keeps its shape (no broadcasting)."""
+    x, other = args[0], args[1]
+    if is_batched_at(x, level):
+        return wrap(x._value.to(other.dtype), level)
+    return call(x, other._value if is_batched_at(other, level) else other)
+
+
 def elementwise(level, call, args, kwargs):
     tensors = [a for a in (*args, *kwargs.values()) if isinstance(a, Tensor)]
     rank = max(logical_rank(t, level) for t in tensors)

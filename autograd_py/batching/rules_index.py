@@ -30,6 +30,9 @@ def getitem(level, call, args, kwargs):
     v = _expanded(x, level)
     if not batched_index:
         return wrap(call(v, (slice(None), *[physical(k, level) for k in key])), level)
+    masks = [k for k in key if is_batched_at(k, level) and k.dtype.np == np.bool_]
+    if masks:
+        return _mask_index(level, call, x, key, masks)
     tensors = [i for i, k in enumerate(key) if isinstance(k, Tensor) and k.dtype.is_floating_point is False]
     if tensors != list(range(len(tensors))) or any(isinstance(k, Tensor) and k.dtype.np == np.bool_ for k in key):
         return fallback(level, call, args, kwargs)  # advanced indices apart from each other: one example at a time
@@ -39,6 +42,19 @@ def getitem(level, call, args, kwargs):
     rows = _make(np.arange(B).reshape((B,) + (1,) * rank))
     new_key = (rows, *[_aligned(k, level, rank) if i in tensors else k for i, k in enumerate(key)])
     return wrap(call(v, new_key), level)
+
+
+def _mask_index(level, call, x, key, masks):
+    """A batched boolean mask: each example could select a different number of elements, which
+    PyTorch refuses. One mask for the whole batch (jacfwd's primal, the same in every column)
+    selects alike in every example, as PyTorch's unbatched primal does."""
+    if any((m._value != m._value[:1]).any() for m in masks):
+        raise RuntimeError("vmap: We do not support batching operators that can support dynamic shape. "
+                           "Attempting to batch over indexing with a boolean mask.")
+    plain = tuple(k._value[0] if any(k is m for m in masks) else k for k in key)
+    if any(is_batched_at(k, level) for k in plain):
+        return fallback(level, call, (x, plain), {})
+    return wrap(call(_expanded(x, level), (slice(None), *[physical(k, level) for k in plain])), level)
 
 
 def setitem(level, call, args, kwargs):
@@ -58,6 +74,10 @@ def setitem(level, call, args, kwargs):
 def gather(level, call, args, kwargs):
     x, d, index = args[0], _get(list(args), kwargs, 1, "dim"), _get(list(args), kwargs, 2, "index")
     n = logical_rank(x, level)
+    if n == 0 and logical_rank(index, level) == 0 and d in (0, -1):
+        # 0-dim examples: gather along a dim of one, as PyTorch lets a 0-dim tensor take dim 0 or -1
+        out = call(_expanded(x, level).unsqueeze(-1), 1, _expanded(index, level).unsqueeze(-1))
+        return wrap(out.squeeze(-1), level)
     return wrap(call(_expanded(x, level), _shift(d, n), _expanded(index, level)), level)
 
 

@@ -44,6 +44,7 @@ class GradLevel:
 
     def __init__(self):
         self.leaves = {}  # id -> leaf; the leaf is kept alive so its id stays its own
+        self.inputs = {}  # id(what func received) -> (it, the caller's tensor)
         self.active = False  # while func runs; a finished level's leaves are history nobody wants
 
     def __enter__(self):
@@ -58,9 +59,13 @@ class GradLevel:
         if not isinstance(x, Tensor):
             raise ValueError(f"Thing passed to transform API must be Tensor, got {type(x)}")
         from ..batching import autograd_bridge
+        given = x
         x = autograd_bridge.lift(x)  # under vmap: one copy per example, for per-example gradients
         if x.requires_grad:
-            return alias(x)
+            out = alias(x)
+            if x is given:
+                self.inputs[id(out)] = (out, x)
+            return out
         leaf = x.detach()
         leaf.requires_grad_(True)
         leaf._func_level = self
@@ -69,6 +74,8 @@ class GradLevel:
         physical = autograd_bridge.chain(leaf)[0]
         self.leaves[id(physical)] = physical  # the engine's AccumulateGrad holds the physical leaf
         physical._func_level = self
+        if x is given:
+            self.inputs[id(leaf)] = (leaf, x)
         return leaf
 
     def reaches_outside(self, tensors):
@@ -109,6 +116,9 @@ class GradLevel:
         """``t`` as seen outside this level: without the history that leads only here."""
         if not isinstance(t, Tensor):
             return t
+        received = self.inputs.get(id(t))
+        if received is not None and received[0] is t:
+            return received[1]  # func returned its input: the caller gets its own tensor back, as functorch unwraps it
         if not t.requires_grad or self.reaches_outside([t]):
             return t
         out = t.detach()

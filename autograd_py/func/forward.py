@@ -219,6 +219,9 @@ def linearize(func, *primals):
     """
     output = batching(func)(*primals)
     flat_primals, primals_spec = tree_flatten(primals)
+    # PyTorch traces the JVP here, so an op without a forward formula fails at this call
+    from .. import zeros_like
+    jvp(func, primals, tree_unflatten([zeros_like(p) for p in flat_primals], primals_spec))
     shapes = [p.shape for p in flat_primals]
     dtypes = [p.dtype for p in flat_primals]
 

@@ -196,7 +196,7 @@ def apply(t, fn, *others, overlap_ok=False, where=None, internal=True):
         _refresh_views(t._base if t._base is not None else t)  # views see the new version, as PyTorch's
         if dual:
             from .inplace_dual import take_tangents
-            take_tangents(t, res)
+            take_tangents(t, res, keep_dtype=fn.__name__ == "copy")
         return t
     base = t._base
     base_old = _snapshot(base) if base is not None and "_view_fn" in t.__dict__ else None
@@ -218,7 +218,7 @@ def apply(t, fn, *others, overlap_ok=False, where=None, internal=True):
         _remember_view_fn(res._grad_fn, t)
     if dual:
         from .inplace_dual import take_tangents
-        take_tangents(t, res)
+        take_tangents(t, res, keep_dtype=fn.__name__ == "copy")
     return t
 
 

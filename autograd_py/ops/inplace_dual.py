@@ -28,7 +28,7 @@ def with_tangents(old, t):
     return old
 
 
-def take_tangents(t, res):
+def take_tangents(t, res, keep_dtype=False):
     """Gives ``t``, just written in place with ``res``'s values, ``res``'s tangents."""
     if t._data.dtype.kind not in "fc":
         return
@@ -36,6 +36,11 @@ def take_tangents(t, res):
         new = forward_mode.tangent(res, level)
         if new is None:
             continue
+        if new._data.dtype != t._data.dtype and not keep_dtype:
+            # float32 x.add_(float64 dual): the tangent is cast as the values are (copy_ keeps the
+            # source's tangent dtype, as PyTorch's)
+            with forward_mode.hidden(level):
+                new = new.to(t.dtype)
         own = forward_mode.tangent(t, level)
         if own is None:
             base = t._base
