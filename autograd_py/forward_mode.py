@@ -121,6 +121,8 @@ def _fitted(t, out):
     if t._data.shape != out._data.shape:
         from .ops.shape import expand
         t = expand(t, out._data.shape)
+    if t._data.dtype != out._data.dtype and out._data.dtype.kind in "fc":
+        t = t.to(out.dtype)  # a backward-derived formula gives the input's dtype (float32 x + float64 y)
     return t
 
 
