@@ -6,7 +6,7 @@ for the pooled input itself is zero. Inputs are ``(C, H, W)`` or ``(N, C, H, W)`
 """
 from ..node import Node
 from ..ops.base import _make, grad_on, np, record, written_in_place
-from ..ops.reduction import gather
+from ..ops.gather import gather
 from ..ops.shape import reshape
 from . import _conv_numpy as K
 

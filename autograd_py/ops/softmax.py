@@ -5,12 +5,13 @@ from ..signatures import numpy_names
 from .._tensor import _wrap_dim
 from .base import _make, batch_ndim, float_data, grad_on, np, record
 from .pointwise import exp
-from .reduction import _dims, _reduced, _Reduction, sum
+from .reduce_dims import _dims, _reduced, _Reduction
+from .reduction import sum
 from .shape import unsqueeze
 
 def logsumexp_jvp(x, t, dims, keepdim):
     """FunctionsManual's logsumexp_jvp: the tangent averaged with the softmax weights (exp-normalised)."""
-    from .reduction import amax
+    from .extremes import amax
     e = exp(x - amax(x, dims, True)) if x._data.size else exp(x)
     return sum(e * t, dims, keepdim) / sum(e, dims, keepdim)
 

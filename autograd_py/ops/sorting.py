@@ -9,7 +9,8 @@ from ..signatures import numpy_names
 from .._tensor import _wrap_dim
 from .base import _make, batch_ndim, batched, grad_on, np, record, written_in_place
 from ._stl_select import topk_row
-from .reduction import _RETURN_TYPES, gather, scatter_into
+from .extremes import _RETURN_TYPES
+from .gather import gather, scatter_into
 
 
 class SortBackward0(Node):
