@@ -8,7 +8,7 @@ service worker) opens:
 * the playground: time to a usable editor, and to Python ready (Pyodide,
   NumPy and autograd_py installed, ``Session`` created). Both pages are timed
   by the wall clock from the moment they were asked to navigate, so the
-  playground's one reload for cross-origin isolation (isolation.js) counts.
+  playground's one reload for cross-origin isolation (boot.js) counts.
   The server counts the requests of each file in each playground tab, up to
   its offline copy being complete (target: one per file).
 
@@ -51,7 +51,7 @@ SNIPPET = (
 FLOOD = "for i in range(10**5):\n    print(i)\n"
 # Files whose requests per tab are reported (substrings of their paths).
 COUNTED = ("pyodide/pyodide.asm.wasm", "pyodide/python_stdlib.zip", "pyodide/pyodide.asm.js",
-           "pyodide/numpy-", "wheels/autograd_py-", "/worker.js", "/main.js", "/")
+           "pyodide/numpy-", "wheels/autograd_py-", "/worker.js", "/main.js", "/boot.js", "/")
 
 
 def counted(name, path):
@@ -60,16 +60,23 @@ def counted(name, path):
 # Served from memory next to the site: a module worker that loads only Pyodide + NumPy.
 BARE_PAGE = b"""<!doctype html><meta charset="utf-8"><title>bare</title>
 <script type="module" src="__bench_bare.js"></script>"""
+# Epoch milliseconds: when its worker was started, and when Python was ready; and the worker's
+# own phases (ms), measured as the playground's worker measures its own.
 BARE_MAIN = b"""
+const started = performance.timeOrigin + performance.now();
 const worker = new Worker(new URL("./__bench_worker.js", location.href), { type: "module" });
-window.bare = new Promise((resolve) => { worker.onmessage = (e) => resolve(performance.timeOrigin + performance.now()); });
+window.bare = new Promise((resolve) => { worker.onmessage = (e) => resolve(
+  { started, ready: performance.timeOrigin + performance.now(), ...e.data }); });
 """
 BARE_WORKER = b"""
+let t = performance.now();
 const { loadPyodide } = await import(new URL("./pyodide/pyodide.mjs", self.location.href).href);
 const pyodide = await loadPyodide({ indexURL: new URL("./pyodide/", self.location.href).href });
+const runtime = performance.now() - t;
+t = performance.now();
 await pyodide.loadPackage("numpy", { messageCallback: () => {} });
 pyodide.runPython("import numpy");
-self.postMessage("ready");
+self.postMessage({ runtime, numpy: performance.now() - t });
 """
 EXTRA = {
     "/__bench_bare.html": (BARE_PAGE, "text/html"),
@@ -135,6 +142,7 @@ def load_playground(page, url):
     page.goto(url)
     ready = epoch_of_mark(page, "playground:python-ready")
     editor = epoch_of_mark(page, "playground:editor-ready")
+    worker = epoch_of_mark(page, "playground:worker-start")
     phases = page.evaluate("""() => Object.fromEntries(["runtime", "numpy", "autograd_py"].map(
         (p) => [p, performance.getEntriesByName(`playground:phase:${p}`)[0].detail.ms]))""")
     isolated = page.evaluate("crossOriginIsolated")
@@ -144,6 +152,7 @@ def load_playground(page, url):
     page.locator('html[data-offline="ready"]').wait_for(timeout=120_000)
     requests = {name: sum(n for path, n in Handler.counts.items() if counted(name, path)) for name in COUNTED}
     return {"editor_ms": editor - asked, "python_ready_ms": ready - asked, "isolated": isolated,
+            "worker_start_ms": worker - asked,
             "isolation_reload_ms": reload_cost, "requests": requests,
             **{f"phase_{name}_ms": ms for name, ms in phases.items()}}
 
@@ -159,9 +168,10 @@ def load_bare(context, url):
     page = context.new_page()
     asked = time.time() * 1000
     page.goto(url + "__bench_bare.html")
-    ms = page.evaluate("window.bare") - asked
+    times = page.evaluate("window.bare")
     page.close()
-    return ms
+    return {"python_ready_ms": times["ready"] - asked, "worker_start_ms": times["started"] - asked,
+            "phase_runtime_ms": times["runtime"], "phase_numpy_ms": times["numpy"]}
 
 
 def run_round_trips(page, runs):
@@ -218,6 +228,7 @@ def main(argv=None):
         sys.exit("web/dist is not built: run `python web/build/build_site.py` first")
 
     server, url = serve()
+    load_before = os.getloadavg()  # the machine's load: only a quiet machine gives figures that mean anything
     cold, bare = [], []
     with sync_playwright() as p:
         browser = p.chromium.launch(executable_path=args.chromium, args=CHROMIUM_ARGS)
@@ -243,19 +254,23 @@ def main(argv=None):
         browser.close()
     server.shutdown()
 
-    ratios = [c["python_ready_ms"] / b for c, b in zip(cold, bare)]  # each tab against its partner
+    ratios = [c["python_ready_ms"] / b["python_ready_ms"] for c, b in zip(cold, bare)]  # each tab against its partner
     requests = {name: sorted({c["requests"][name] for c in cold}) for name in COUNTED}
     figures = {
         "editor_usable_ms": summary([c["editor_ms"] for c in cold]),
         "python_ready_ms": summary([c["python_ready_ms"] for c in cold]),
-        "bare_pyodide_numpy_ms": summary(bare),
+        "bare_pyodide_numpy_ms": summary([b["python_ready_ms"] for b in bare]),
         "python_ready_vs_bare_ratio": {
             "of_medians": round(statistics.median(c["python_ready_ms"] for c in cold)
-                                / statistics.median(bare), 3),
+                                / statistics.median(b["python_ready_ms"] for b in bare), 3),
             "pairs": [round(r, 3) for r in ratios]},
         "isolation_reload_ms": summary([c["isolation_reload_ms"] for c in cold]),
         "cold_tabs_isolated": sum(c["isolated"] for c in cold),
+        # Where the time goes, against the bare page: when the worker starts, and its phases.
+        "worker_start_ms": summary([c["worker_start_ms"] for c in cold]),
+        "bare_worker_start_ms": summary([b["worker_start_ms"] for b in bare]),
         **{key: summary([c[key] for c in cold]) for key in cold[0] if key.startswith("phase_")},
+        **{f"bare_{key}": summary([b[key] for b in bare]) for key in bare[0] if key.startswith("phase_")},
         "requests_per_tab": requests,
         "python_ready_warm_reload_ms": round(warm["python_ready_ms"], 1),
         "warm_reload_isolated": warm["isolated"],
@@ -264,6 +279,7 @@ def main(argv=None):
     }
     overhead = figures["python_ready_ms"]["median"] - figures["bare_pyodide_numpy_ms"]["median"]
     figures["python_ready_overhead_vs_bare_ms"] = round(overhead, 1)
+    figures["load_average_1min_before_after"] = [round(load_before[0], 2), round(os.getloadavg()[0], 2)]
     for key, value in figures.items():
         print(f"{key:34} {value}")
     if args.json:
