@@ -108,21 +108,23 @@ def propagate(out, node, inputs):
         if isinstance(out, (tuple, list)):
             for o, r in zip(out, result):
                 if r is not None and o._data.dtype.kind in "fc":
-                    set_tangent(o, _own(_fitted(r, o), node, tangents, level), level)
+                    set_tangent(o, _own(_fitted(r, o, node), node, tangents, level), level)
         elif result is not None:
-            set_tangent(out, _own(_fitted(result, out), node, tangents, level), level)
+            set_tangent(out, _own(_fitted(result, out, node), node, tangents, level), level)
         if listener[0] is not None:
             listener[0](node, inputs, out, level)
 
 
-def _fitted(t, out):
+def _fitted(t, out, node=None):
     """A tangent with the primal's shape: a formula may leave it un-broadcast (``x + y`` with only
     the smaller ``x`` dual)."""
     if t._data.shape != out._data.shape:
         from .ops.shape import expand
         t = expand(t, out._data.shape)
-    if t._data.dtype != out._data.dtype and out._data.dtype.kind in "fc":
-        t = t.to(out.dtype)  # a backward-derived formula gives the input's dtype (float32 x + float64 y)
+    if t._data.dtype != out._data.dtype and out._data.dtype.kind in "fc" and type(node).__name__ != "CopyBackwards":
+        # a backward-derived formula gives the input's dtype (float32 x + float64 y); PyTorch's
+        # copy_ alone keeps the source's tangent as it is
+        t = t.to(out.dtype)
     return t
 
 
