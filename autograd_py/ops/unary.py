@@ -1,0 +1,343 @@
+"""Elementwise functions of one tensor: exp, log, trig, tanh/sigmoid/relu (with their fused
+backward ops), the step functions and sign."""
+from .. import _fp, forward_mode, grad_mode
+from ..node import Node
+from .base import _make, float_data, grad_on, np, record
+from . import zerotensor
+from .pointwise import add_scalar, empty_preserving, mul_scalar, preserve_layout
+
+
+def _unary(input, fn, node_cls, saves=None, floating=True):
+    data = input._data
+    if floating and data.dtype.kind != "f":
+        data = float_data(input)
+    if 0 in data.strides and data.size > 1:
+        # An expanded input: NumPy would lay the result's stride-0 dims innermost; TensorIterator
+        # keeps them where they are (preserve_layout's order)
+        data = preserve_layout(data, data.dtype)
+    out = _make(fn(data))
+    if input._requires_grad and grad_mode._state[0] or forward_mode.levels and grad_on(input):
+        node = node_cls()
+        if saves == "self":
+            node.save(self=input)
+        elif saves == "result":
+            node.save_output(result=out)
+        record(out, node, (input,))
+    return out
+
+
+class NegBackward0(Node):
+    element_wise = True
+    def backward(self, grad):
+        return -grad
+
+
+class AbsBackward0(Node):
+    element_wise = True
+    saves = ("self",)
+
+    def backward(self, grad):
+        return grad * sgn(self.saved("self"))  # derivatives.yaml: grad * self.sgn()
+
+
+class ExpBackward0(Node):
+    element_wise = True
+    saves = ("result",)
+
+    def backward(self, grad):
+        return grad * self.saved("result")
+
+
+class LogBackward0(Node):
+    element_wise = True
+    saves = ("self",)
+
+    def backward(self, grad):
+        return grad / self.saved("self")
+
+
+class Log1PBackward0(Node):
+    element_wise = True
+    saves = ("self",)
+
+    def backward(self, grad):
+        return grad / add_scalar(self.saved("self"), 1)
+
+
+class SqrtBackward0(Node):
+    element_wise = True
+    saves = ("result",)
+
+    def backward(self, grad):
+        return grad / mul_scalar(self.saved("result"), 2)
+
+
+class SinBackward0(Node):
+    element_wise = True
+    saves = ("self",)
+
+    def backward(self, grad):
+        return grad * cos(self.saved("self"))
+
+
+class CosBackward0(Node):
+    element_wise = True
+    saves = ("self",)
+
+    def backward(self, grad):
+        return grad * -sin(self.saved("self"))
+
+
+class TanBackward0(Node):
+    element_wise = True
+    saves = ("result",)
+
+    def backward(self, grad):
+        from .powers import pow  # the op (powers imports this module)
+        return grad * add_scalar(pow(self.saved("result"), 2), 1)  # grad * (1 + result.pow(2))
+
+
+class TanhBackward0(Node):
+    element_wise = True
+    saves = ("result",)
+
+    def backward(self, grad):
+        return tanh_backward(grad, self.saved("result"))
+
+
+class SigmoidBackward0(Node):
+    element_wise = True
+    saves = ("result",)
+
+    def backward(self, grad):
+        return sigmoid_backward(grad, self.saved("result"))
+
+
+class TanhBackwardBackward0(Node):
+    element_wise = True
+    args = ("grad_output", "output")
+    saves = ("grad_output", "output")
+
+    def backward(self, grad):
+        g_out, y = self.saved("grad_output"), self.saved("output")
+        gg = tanh_backward(grad, y) if self._next_functions[0][0] is not None else None
+        # grad * (-2 * output * grad_output), as derivatives.yaml spells it
+        gy = grad * (mul_scalar(y, -2) * g_out) if self._next_functions[1][0] is not None else None
+        return gg, gy
+
+
+class SigmoidBackwardBackward0(Node):
+    element_wise = True
+    args = ("grad_output", "output")
+    saves = ("grad_output", "output")
+
+    def backward(self, grad):
+        g_out, y = self.saved("grad_output"), self.saved("output")
+        gg = sigmoid_backward(grad, y) if self._next_functions[0][0] is not None else None
+        # grad * grad_output * (-2 * output + 1), as derivatives.yaml spells it
+        gy = grad * g_out * add_scalar(mul_scalar(y, -2), 1) if self._next_functions[1][0] is not None else None
+        return gg, gy
+
+
+def _fused_backward(grad, output, np_fn, node_cls):
+    out = _make(np_fn(grad._data, output._data))
+    if grad_on(grad, output):
+        node = node_cls()
+        node.save(grad_output=grad, output=output)
+        record(out, node, (grad, output))
+    return out
+
+
+def tanh_backward(grad, output):
+    """``grad * (1 - output²)`` as one op, as in PyTorch; it has its own (double) backward."""
+    return _fused_backward(grad, output, lambda g, y: g * (1 - y * y), TanhBackwardBackward0)
+
+
+def sigmoid_backward(grad, output):
+    """``grad * output * (1 - output)`` as one op, as in PyTorch; it has its own backward."""
+    return _fused_backward(grad, output, lambda g, y: g * (y * (1 - y)), SigmoidBackwardBackward0)
+
+
+class ReluBackward0(Node):
+    element_wise = True
+    saves = ("result",)
+
+    def backward(self, grad):
+        return threshold_backward(grad, self.saved("result"))
+
+
+class ThresholdBackwardBackward0(Node):
+    element_wise = True
+    args = ("grad_output", "self")
+    saves = ("self",)
+
+    def backward(self, grad):
+        g = threshold_backward(grad, self.saved("self")) if self._next_functions[0][0] is not None else None
+        return g, (_make(np.zeros_like(grad._data)) if self._next_functions[1][0] is not None else None)
+
+
+def threshold_backward(grad, result):
+    """0 where ``result <= 0``, else ``grad`` (so relu's gradient at 0 is 0, and a NaN input passes
+    the gradient through, as in PyTorch).
+
+    A primitive of its own, as in PyTorch, so relu has a (zero) second derivative.
+    """
+    out = _make(np.where(result._data <= 0, 0, grad._data).astype(grad._data.dtype, copy=False))
+    if grad_on(grad, result):
+        node = ThresholdBackwardBackward0()
+        node.save(self=result)
+        record(out, node, (grad, result))
+    return out
+
+
+class ReciprocalBackward0(Node):
+    element_wise = True
+    saves = ("result",)
+
+    def backward(self, grad):
+        result = self.saved("result")
+        return -grad * (result * result)
+
+
+class ZeroGradBackward(Node):
+    """Step functions (sign, floor, round, ...) have a zero gradient almost everywhere.
+
+    ``zeros_like(grad)``, as derivatives.yaml says: not ``grad * 0``, which keeps inf and NaN as NaN.
+    """
+
+    element_wise = True
+    def backward(self, grad):
+        return _make(np.zeros_like(grad._data))
+
+
+def _zero_grad_node(name):
+    return type(name, (ZeroGradBackward,), {"__doc__": f"Zero gradient of {name[:-9].lower()}."})
+
+
+SignBackward0 = _zero_grad_node("SignBackward0")
+FloorBackward0 = _zero_grad_node("FloorBackward0")
+CeilBackward0 = _zero_grad_node("CeilBackward0")
+RoundBackward0 = _zero_grad_node("RoundBackward0")
+TruncBackward0 = _zero_grad_node("TruncBackward0")
+
+
+def neg(input):
+    if input._data.dtype == np.bool_:
+        raise RuntimeError("Negation, the `-` operator, on a bool tensor is not supported. If you are trying "
+                           "to invert a mask, use the `~` or `logical_not()` operator instead.")
+    return _unary(input, np.negative, NegBackward0, floating=False)
+
+
+def abs(input):
+    return _unary(input, np.abs, AbsBackward0, "self", floating=False)
+
+
+def exp(input):
+    return _unary(input, _fp.exp, ExpBackward0, "result")
+
+
+def log(input):
+    return _unary(input, np.log, LogBackward0, "self")
+
+
+def log1p(input):
+    return _unary(input, np.log1p, Log1PBackward0, "self")
+
+
+def sqrt(input):
+    return _unary(input, np.sqrt, SqrtBackward0, "result")
+
+
+def sin(input):
+    return _unary(input, np.sin, SinBackward0, "self")
+
+
+def cos(input):
+    return _unary(input, np.cos, CosBackward0, "self")
+
+
+def tan(input):
+    return _unary(input, np.tan, TanBackward0, "result")
+
+
+def tanh(input):
+    return _unary(input, np.tanh, TanhBackward0, "result")
+
+
+def _np_sigmoid(x):
+    # Split by sign so that exp never overflows.
+    out = empty_preserving(x, x.dtype)
+    pos = x >= 0
+    out[pos] = 1 / (1 + np.exp(-x[pos]))
+    e = np.exp(x[~pos])
+    out[~pos] = e / (1 + e)
+    return out
+
+
+def sigmoid(input):
+    return _unary(input, _np_sigmoid, SigmoidBackward0, "result")
+
+
+def relu(input):
+    # d < 0, not np.maximum: PyTorch's relu keeps -0.0 (and NaN) as it is
+    return _unary(input, lambda d: np.where(d < 0, 0, d).astype(d.dtype, copy=False), ReluBackward0,
+                  "result", floating=False)
+
+
+def reciprocal(input):
+    return _unary(input, np.reciprocal, ReciprocalBackward0, "result")
+
+
+def _np_sign(d):
+    if d.dtype.kind == "b":
+        return d.copy()
+    if d.dtype.kind == "f":
+        return np.nan_to_num(np.sign(d), nan=0.0)  # PyTorch's (0 < x) - (x < 0): 0 for NaN
+    return np.sign(d)
+
+
+def sign(input):
+    return _unary(input, _np_sign, SignBackward0, floating=False)
+
+
+class SgnBackward0(Node):
+    element_wise = True
+    saves = ("result", "self")
+
+    def backward(self, grad):
+        # sgn_backward: (grad - sgn * sgn * grad) / (2 |x|), 0 where x == 0; for real x PyTorch
+        # returns an efficient zero tensor: zeros whatever the gradient (inf, NaN), no history, and
+        # never added into in place by the engine.
+        x, s = self.saved("self"), self.saved("result")
+        if x._data.dtype.kind != "c":
+            return zerotensor.mark(_make(np.zeros(grad._data.shape, dtype=x._data.dtype)))
+        from .indexing import masked_fill
+        a = abs(x)
+        return masked_fill((grad - s * s * grad) / mul_scalar(a, 2.0), a == 0, 0)
+
+
+def sgn(input):
+    """The sign of each element (for real tensors, ``sign``); abs's gradient multiplies by it."""
+    out = _make(_np_sign(input._data))
+    if input._requires_grad and grad_mode._state[0] or forward_mode.levels and grad_on(input):
+        node = SgnBackward0()
+        node.save(self=input)
+        node.save_output(result=out)
+        record(out, node, (input,))
+    return out
+
+
+def floor(input):
+    return _unary(input, np.floor, FloorBackward0, floating=False)
+
+
+def ceil(input):
+    return _unary(input, np.ceil, CeilBackward0, floating=False)
+
+
+def round(input, decimals=0):
+    return _unary(input, lambda d: np.round(d, decimals), RoundBackward0, floating=False)
+
+
+def trunc(input):
+    return _unary(input, np.trunc, TruncBackward0, floating=False)
