@@ -11,12 +11,15 @@ import warnings
 
 import numpy as np
 
-from . import optable_rows, table
+from . import modes, optable_rows, table
 
 SHAPES = [(), (1,), (3,), (4,), (2, 3), (1, 3), (3, 1), (2, 2), (2, 1, 3), (3, 2), (0,), (1, 1)]
 SHAPE_WEIGHTS = [8, 3, 8, 3, 10, 4, 4, 4, 4, 4, 1, 2]
 CONSTANTS = ["2", "0.5", "-1.5", "3", "0", "1e-3", "-2", "True"]
 MISTAKE_RATE = 0.15
+# Plain reverse-mode programs, forward-mode ones (dual tensors) and torch.func/vmap ones.
+MODES = {"reverse": 74, "forward": 12, "func": 14}
+RAMP = "def ramp(t):\n    return torch.linspace(-1, 2, t.numel(), dtype=t.dtype).reshape(t.shape)\n"
 ENDINGS = ["backward", "backward_square", "backward_gradient", "retain_graph", "twice_no_retain",
            "grad_create_graph", "grad_allow_unused", "grad_unused_error"]
 
@@ -51,13 +54,23 @@ class Generator:
         self.torch = torch
         self.rng = random.Random(seed)
         self.np_rng = np.random.default_rng(seed)
-        self.ns = {"torch": torch, "show": lambda *a: None, "showgrad": lambda *a: None}
+        quiet = lambda *a: None  # noqa: E731 (statements are vetted, not printed)
+        self.ns = {"torch": torch, "show": quiet, "showgrad": quiet, "showt": quiet, "showall": quiet}
+        exec(RAMP, self.ns)
         self.out = []
         self.count = 0
+        self.tangents = False   # forward mode: every block prints its tensor's tangent too
+        self.fn_params = None   # writing a function body: its parameters x0.. come first
+        self.functions = 0
+        self.duals = []
+        self.results = []       # torch.func results, r0, r1, ...
+        self.last_error = ""
 
     # ------------------------------------------------------------------ helpers
     def tensors(self, want="t"):
-        names = [k for k, v in self.ns.items() if k.startswith("v") and isinstance(v, self.torch.Tensor)]
+        prefix = "v" if self.fn_params is None else "x"
+        names = [k for k, v in self.ns.items()
+                 if k[:1] == prefix and k[1:].isdigit() and isinstance(v, self.torch.Tensor)]
         if want == "f":
             names = [k for k in names if self.ns[k].is_floating_point()]
         if want == "g":
@@ -72,8 +85,10 @@ class Generator:
                 warnings.simplefilter("ignore")
                 exec(body, self.ns)
             raised = False
-        except Exception:
-            raised = True
+        except Exception as e:
+            raised, self.last_error = True, str(e)
+        if not raised and self.tangents and self._tangent_dtype_bug():
+            raised = not expect_error
         if raised != expect_error:
             self.ns.clear()
             self.ns.update(snapshot)
@@ -81,9 +96,28 @@ class Generator:
         self.out.append(f"# {label}\n{body}")
         return True
 
+    def _tangent_dtype_bug(self):
+        """PyTorch 2.13 gives some tangents another dtype than their primal (``x.addcmul(y, y,
+        value=0.5)`` of 0-dim float32 tensors has a float64 tangent): its bug, not generated."""
+        unpack = self.torch.autograd.forward_ad.unpack_dual
+        for name in self.tensors("f"):
+            try:
+                tangent = unpack(self.ns[name]).tangent
+            except RuntimeError:  # a view PyTorch no longer lets anyone read
+                continue
+            if tangent is not None and tangent.dtype != self.ns[name].dtype:
+                return True
+        return False
+
     def new_name(self):
         self.count += 1
-        return f"v{self.count - 1}"
+        return f"{'v' if self.fn_params is None else 'x'}{self.count - 1}"
+
+    def show_lines(self, name):
+        """The lines printing a new or written tensor (none inside a function body)."""
+        if self.fn_params is not None:
+            return ""
+        return f"show('{name}', {name})" + (f"\nshowt('{name}', {name})" if self.tangents else "")
 
     def fill(self, template, names):
         t = self.ns[names[0]] if names else None
@@ -135,15 +169,18 @@ class Generator:
 
     def pick(self, operands):
         names = []
-        for want in operands:
+        for k, want in enumerate(operands):
             pool = self.tensors("f" if want == "f" else "g" if want == "g" else "t")
+            if k and self.fn_params is not None and self.rng.random() < 0.2:
+                pool = [n for n in self.ns if n[:1] == "v" and n[1:].isdigit()] or pool  # a captured tensor
             if not pool:
                 return None
             names.append(self.rng.choice(pool))
         return names
 
     def statement(self):
-        kind = self.rng.choices(list(table.WEIGHTS), list(table.WEIGHTS.values()))[0]
+        weights = table.WEIGHTS if self.fn_params is None else modes.FUNCTION_KINDS
+        kind = self.rng.choices(list(weights), list(weights.values()))[0]
         if kind == "optable":
             return self.optable_row()
         if kind == "no_grad":
@@ -151,24 +188,28 @@ class Generator:
         else:
             wrap = False
         label, template, operands = self.rng.choice(table.KINDS[kind])
+        if self.fn_params is not None and label in modes.NOT_IN_FUNCTIONS:
+            return False
         names = self.pick(operands)
         if names is None:
             return False
         stmt = self.fill(template, names)
         target = names[0]
         if kind == "inplace":
+            if self.fn_params is not None and int(target[1:]) < self.fn_params:
+                return False  # a function writes into its own tensors only
             leaf = _attr(self.ns[target], 'is_leaf') and self.ns[target].requires_grad
             if wrap or leaf:
                 stmt = "with torch.no_grad():\n    " + stmt
                 label += " (no_grad)"
-            return self.try_block(label, f"{stmt}\nshow('{target}', {target})")
+            return self.try_block(label, f"{stmt}\n{self.show_lines(target)}".rstrip())
         if kind == "effect":
             return self.try_block(label, stmt)
         name = self.new_name()
         body = f"{name} = {stmt}"
         if wrap:
             body, label = "with torch.no_grad():\n    " + body, label + " (no_grad)"
-        if self.try_block(label, f"{body}\nshow('{name}', {name})"):
+        if self.try_block(label, f"{body}\n{self.show_lines(name)}".rstrip()):
             return True
         self.count -= 1
         return False
@@ -195,7 +236,7 @@ class Generator:
                 value = None
         if isinstance(value, (tuple, list)):
             call = f"({call})[0]"
-        if not self.try_block(f"optable {row.name}", f"{result} = {call}\nshow('{result}', {result})"):
+        if not self.try_block(f"optable {row.name}", f"{result} = {call}\n{self.show_lines(result)}"):
             self.count -= 1
             return False
         return True
@@ -245,21 +286,41 @@ class Generator:
             self.out.append("# grads\n" + "\n".join(lines))
 
     def program(self):
+        try:
+            return self._program(self.rng.choices(list(MODES), list(MODES.values()))[0])
+        finally:
+            modes.close_levels(self.torch)
+
+    def _program(self, mode):
         total = self.rng.randint(5, 20)
         for _ in range(self.rng.randint(1, 3)):
             self.leaf()
-        mistake_at = self.rng.randint(len(self.out), total - 2) if self.rng.random() < MISTAKE_RATE else None
+        if mode == "forward":
+            modes.enter_forward(self)
+        mistake_at = (self.rng.randint(len(self.out), max(len(self.out), total - 2))
+                      if self.rng.random() < MISTAKE_RATE else None)
         for _ in range(total * 6):
             if len(self.out) >= total - 1:
                 break
+            r = self.rng.random()
             if mistake_at is not None and len(self.out) >= mistake_at:
-                self.mistake()
+                if mode == "forward" and self.rng.random() < 0.5:
+                    modes.forward_mistake(self)
+                else:
+                    self.mistake()
                 mistake_at = None
-            elif self.rng.random() < 0.08:
+            elif r < 0.08:
                 self.leaf()
+            elif mode == "forward" and r < 0.12:
+                modes.make_dual(self)
+            elif mode == "func" and r < 0.4:
+                modes.transform(self)
             else:
                 self.statement()
-        self.ending()
+        if not (mode == "forward" and modes.forward_ending(self) or mode == "func" and modes.func_ending(self)):
+            self.ending()
+        if mode == "forward":
+            modes.exit_forward(self)
         return self.out
 
 

@@ -41,6 +41,29 @@ def showgrad(name, t):
         print(name + ".grad", None)
     else:
         print(name + ".grad", g.dtype, tuple(g.shape), g.tolist(), "grad_fn", _fn_name(g.grad_fn))
+
+def showt(name, t):
+    tangent = None if t is None else torch.autograd.forward_ad.unpack_dual(t).tangent
+    if tangent is None:
+        print(name + ".tangent", None)
+    else:
+        print(name + ".tangent", tangent.dtype, tuple(tangent.shape), tangent.tolist(),
+              "rg", tangent.requires_grad)
+
+def showall(name, x):
+    if isinstance(x, (tuple, list)):
+        print(name, type(x).__name__, len(x))
+        for k, y in enumerate(x):
+            showall(f"{name}[{k}]", y)
+    elif isinstance(x, torch.Tensor):
+        # functorch's own decompositions name the graph of a transform's output (jacrev's
+        # SplitWithSizesBackward0, jvp's AliasBackward0, versions bumped inside jacfwd): not compared
+        print(name, x.dtype, tuple(x.shape), x.tolist(), "leaf", x.is_leaf, "rg", x.requires_grad)
+    else:
+        print(name, repr(x))
+
+def ramp(t):
+    return torch.linspace(-1, 2, t.numel(), dtype=t.dtype).reshape(t.shape)
 '''
 
 # PyTorch's C++ warnings end with the source location they came from.
@@ -67,6 +90,8 @@ def reset(torch):
     torch.set_printoptions(profile="default")
     torch.set_printoptions(precision=8)
     torch.manual_seed(0)
+    from tests.difftest.modes import close_levels
+    close_levels(torch)  # a program that stopped inside a dual level must not leave it to the next
     # PyTorch warns some things once per process; a program must not depend on the ones before it.
     if hasattr(torch, "set_warn_always"):
         torch.set_warn_always(True)
@@ -87,6 +112,10 @@ def run_program(torch, blocks):
 
         with contextlib.redirect_stdout(buffer), warnings.catch_warnings():
             warnings.simplefilter("always")
+            # torch.func.linearize traces with torch.fx, which warns about its own graph
+            warnings.filterwarnings("ignore", message="Attempted to insert a get_attr Node")
+            # torch's first forward-AD call in a process imports torch.jit, which warns once
+            warnings.filterwarnings("ignore", message="`torch.jit.script` is deprecated")
             warnings.showwarning = showwarning
             try:
                 exec(block, namespace)
