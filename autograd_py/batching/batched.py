@@ -127,6 +127,12 @@ class BatchedTensor(Tensor):
 
     @property
     def mT(self):
+        if self.dim() < 2:  # an example's own mT: the identity with a warning at 0-D, else an error
+            from ..ops.shape import mT
+            from .._tensor import _make
+            import numpy as np
+            mT(_make(np.zeros((0,) * self.dim())))
+            return self
         return self.transpose(-2, -1)
 
     # ---------------------------------------------------------------- what vmap cannot batch

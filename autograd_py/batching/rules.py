@@ -155,6 +155,10 @@ def two_dims(level, call, args, kwargs):
     """transpose(dim0, dim1), swapaxes."""
     x = args[0]
     n = logical_rank(x, level)
+    if n == 0:  # a 0-dim example takes dims 0 and -1 only, and stays itself
+        for d in [*args[1:3], *(kwargs[k] for k in ("dim0", "dim1") if k in kwargs)]:
+            _wrap_dim(d, 0)
+        return wrap(call(x._value, 0, 0), level)
     args = list(args)
     args[0] = x._value
     for i in (1, 2):
