@@ -220,12 +220,10 @@ def linearize(func, *primals):
     output = batching(func)(*primals)
     flat_primals, primals_spec = tree_flatten(primals)
     # PyTorch traces the JVP here, so an op without a forward formula fails at this call
-    # (its trace runs on no real data: the function's own warnings come from the call above only)
+    # (and warns a second time, as its trace does)
     import warnings
     from .. import zeros_like
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")
-        jvp(func, primals, tree_unflatten([zeros_like(p) for p in flat_primals], primals_spec))
+    jvp(func, primals, tree_unflatten([zeros_like(p) for p in flat_primals], primals_spec))
     shapes = [p.shape for p in flat_primals]
     dtypes = [p.dtype for p in flat_primals]
 
@@ -241,5 +239,7 @@ def linearize(func, *primals):
             if t.dtype != dtypes[idx]:
                 raise RuntimeError(f"tangent:{idx} with dtype {t.dtype} in flattened pytree doesn't match the "
                                    f"dtype {dtypes[idx]} of the corresponding primal.")
-        return jvp(func, primals, tangents)[1]
+        with warnings.catch_warnings():  # PyTorch replays its traced graph: the function's warnings are not raised again
+            warnings.simplefilter("ignore")
+            return jvp(func, primals, tangents)[1]
     return output, jvp_fn
