@@ -165,6 +165,12 @@ def load_playground_after_reload(page):
 
 
 def load_bare(context, url):
+    """Milliseconds from the navigation request to Python ready in a bare page (embed_load.py uses it)."""
+    return load_bare_timed(context, url)["python_ready_ms"]
+
+
+def load_bare_timed(context, url):
+    """The bare page's Python-ready and worker-start times (from the navigation request), and its phases."""
     page = context.new_page()
     asked = time.time() * 1000
     page.goto(url + "__bench_bare.html")
@@ -236,7 +242,7 @@ def main(argv=None):
             # Taking turns in both orders: whatever the previous tab leaves running hits both.
             if i % 2 == 0:
                 context = browser.new_context()
-                bare.append(load_bare(context, url))
+                bare.append(load_bare_timed(context, url))
                 context.close()
             context = browser.new_context()
             page = context.new_page()
@@ -245,7 +251,7 @@ def main(argv=None):
                 context.close()
             if i % 2 == 1:
                 context = browser.new_context()
-                bare.append(load_bare(context, url))
+                bare.append(load_bare_timed(context, url))
                 context.close()
         warm = load_playground_after_reload(page)
         trips = run_round_trips(page, args.runs)
