@@ -1,7 +1,7 @@
 """``torch.einsum``, composed the way PyTorch composes it: each operand's repeated subscripts become
-a ``diagonal``, every operand is permuted (and unsqueezed) onto one common subscript order, and
+a ``diagonal``, every operand is unsqueezed and permuted onto one common subscript order, and
 operands are reduced left to right, a pair with contracted subscripts by one ``bmm`` (a pair
-without them by ``mul``). Built from differentiable Tensor methods, it has backward, forward mode
+without them by ``mul``), so ``grad_fn`` chains match PyTorch's. Built from differentiable Tensor methods, it has backward, forward mode
 and vmap through them.
 """
 import string
@@ -75,22 +75,39 @@ def einsum(equation, *operands):
             (lb for lb, c in counts.items() if c == 1 and not isinstance(lb, int)), key=_label_order)
     contracted = sorted((lb for lb in counts if lb not in out), key=_label_order)
     order = out + contracted
-    sizes = {}
-    aligned = [_align(x, labels, order, sizes, k) for k, (x, (labels, _)) in enumerate(zip(operands, parsed))]
+    position = {lb: i for i, lb in enumerate(order)}
+    sizes, dim_counts = {}, [0] * len(order)
+    ops = [_align(x, labels, position, sizes, dim_counts, k)
+           for k, (x, (labels, _)) in enumerate(zip(operands, parsed))]
     n_out = len(out)
-    result = aligned[0]
-    for k in range(1, len(aligned)):
-        later = set()
-        for labels, _ in parsed[k + 1:]:
-            later.update(labels)
-        sum_dims = [n_out + i for i, lb in enumerate(contracted) if lb not in later]
-        result = _sumproduct_pair(result, aligned[k], sum_dims)
-    if len(aligned) == 1:
-        dims = [n_out + i for i in range(len(contracted)) if result.shape[n_out + i] != 1]
-        result = result.sum(dims) if dims else result
-    if result.dim() != n_out:
-        result = result.view(*result.shape[:n_out]) if len(aligned) > 1 else result.reshape(
-            *result.shape[:n_out])
+    # Left to right, as PyTorch without a path: a contracted dim is summed as soon as only one
+    # operand still has it (dim_counts), in the pair's bmm or by a sum beforehand.
+    while len(ops) > 1:
+        a, b = ops.pop(0), ops.pop(0)
+        sum_dims, a_sums, b_sums = [], [], []
+        for d in range(n_out, len(order)):
+            if a.shape[d] != 1 and b.shape[d] != 1:
+                dim_counts[d] -= 1
+                if dim_counts[d] == 1:
+                    sum_dims.append(d)
+                    dim_counts[d] = 0
+            elif dim_counts[d] == 1:
+                if a.shape[d] != 1:
+                    a_sums.append(d)
+                    dim_counts[d] = 0
+                elif b.shape[d] != 1:
+                    b_sums.append(d)
+                    dim_counts[d] = 0
+        if a_sums:
+            a = a.sum(a_sums, keepdim=True)
+        if b_sums:
+            b = b.sum(b_sums, keepdim=True)
+        ops.insert(0, _sumproduct_pair(a, b, sum_dims))
+    result = ops[0]
+    if len(order) > n_out:
+        if len(operands) > 1:  # every contracted dim has size 1 by now: a view drops them
+            return result.view(*result.shape[:n_out])
+        return result.sum(list(range(n_out, len(order))))
     return result
 
 
@@ -112,76 +129,71 @@ def _parse_output(rhs, n_ell, counts):
     return out
 
 
-def _align(x, labels, order, sizes, k):
-    """``x`` with repeated labels taken as diagonals, permuted to ``order`` (size-1 where absent)."""
-    labels = list(labels)
-    seen = {}
-    i = 0
-    while i < len(labels):
-        lb = labels[i]
-        if lb in seen:
-            j = seen[lb]
-            if x.shape[i] != x.shape[j]:
+def _align(x, labels, position, sizes, dim_counts, k):
+    """``x`` with repeated labels taken as diagonals, size-1 dims added for absent labels, and
+    permuted onto the common order (``position``); counts the operands whose dim is not 1."""
+    permutation = [-1] * len(position)
+    dim = 0
+    for lb in labels:
+        p = position[lb]
+        if permutation[p] != -1:  # a repeated label: its diagonal
+            prev = permutation[p]
+            if x.shape[dim] != x.shape[prev]:
                 raise RuntimeError(f"einsum(): subscript {lb} is repeated for operand {k} but the sizes don't "
-                                   f"match, {x.shape[i]} != {x.shape[j]}")
-            x = x.diagonal(0, j, i).movedim(-1, j)
-            labels.pop(i)
+                                   f"match, {x.shape[dim]} != {x.shape[prev]}")
+            x = x.diagonal(0, prev, dim).movedim(-1, prev)
             continue
-        seen[lb] = i
-        i += 1
-    for i, lb in enumerate(labels):
-        size = x.shape[i]
-        prev = sizes.get(lb)
-        if prev is not None and size != prev and size != 1 and prev != 1:
-            name = "..." if isinstance(lb, int) else lb
-            raise RuntimeError(f"einsum(): subscript {name} has size {size} for operand {k} which does not "
-                               f"broadcast with previously seen size {prev}")
-        if prev is None or prev == 1:
+        size = x.shape[dim]
+        if size != 1:
+            prev = sizes.get(lb, 1)
+            if prev != 1 and prev != size:
+                if isinstance(lb, int):
+                    raise RuntimeError(f"einsum(): dimension {dim} covered by ellipsis in operand {k}has size "
+                                       f"{size} which does not broadcast with previously seen ellipsis with size "
+                                       f"{prev} for the respective dimension")
+                raise RuntimeError(f"einsum(): subscript {lb} has size {size} for operand {k} which does not "
+                                   f"broadcast with previously seen size {prev}")
             sizes[lb] = size
-    perm = [labels.index(lb) for lb in order if lb in labels]
-    x = x.permute(*perm)
-    present = [lb for lb in order if lb in labels]
-    for d, lb in enumerate(order):
-        if lb not in present:
-            x = x.unsqueeze(d)
-    return x
+            dim_counts[p] += 1
+        permutation[p] = dim
+        dim += 1
+    for p, val in enumerate(permutation):
+        if val == -1:
+            x = x.unsqueeze(dim)
+            permutation[p] = dim
+            dim += 1
+    return x.permute(*permutation)
 
 
 def _sumproduct_pair(left, right, sum_dims):
-    """``(left * right).sum(sum_dims, keepdim=True)`` by one ``bmm`` (operands of equal rank)."""
+    """``(left * right).sum(sum_dims, keepdim=True)`` by one ``bmm`` (operands of equal rank), as
+    PyTorch's sumproduct_pair: permute, reshape, bmm, view, permute back."""
     if not sum_dims:
         return left * right
-    nd = left.dim()
-    lro, lo, ro, sums = [], [], [], []
-    for d in range(nd):
+    lro, lo, ro = [], [], []
+    lro_size = lo_size = ro_size = sum_size = 1
+    for d in range(left.dim()):
         sl, sr = left.shape[d] != 1, right.shape[d] != 1
         if d in sum_dims:
             if sl and sr:
-                sums.append(d)
+                sum_size *= left.shape[d]
             elif sl:
                 left = left.sum(d, keepdim=True)
             elif sr:
                 right = right.sum(d, keepdim=True)
         elif sl and sr:
             lro.append(d)
+            lro_size *= left.shape[d]
         elif sl:
             lo.append(d)
-        elif sr:
+            lo_size *= left.shape[d]
+        else:
             ro.append(d)
-    ones = [d for d in range(nd) if d not in lro + lo + ro + sums]
-
-    def size(x, dims):
-        n = 1
-        for d in dims:
-            n *= x.shape[d]
-        return n
-
-    lro_size, lo_size, ro_size, sum_size = size(left, lro), size(left, lo), size(right, ro), size(left, sums)
-    out_shape = [left.shape[d] for d in lro] + [left.shape[d] for d in lo] + [right.shape[d] for d in ro] + [1] * (
-        len(sums) + len(ones))
-    a = left.permute(*lro, *lo, *sums, *ro, *ones).reshape(lro_size, lo_size, sum_size)
-    b = right.permute(*lro, *sums, *ro, *lo, *ones).reshape(lro_size, sum_size, ro_size)
-    result = a.bmm(b).view(*out_shape)
-    perm = lro + lo + ro + sums + ones
-    inverse = [perm.index(d) for d in range(nd)]
-    return result if inverse == list(range(nd)) else result.permute(*inverse)
+            ro_size *= right.shape[d]
+    out_size = [left.shape[d] for d in lro] + [left.shape[d] for d in lo] + [1] * len(sum_dims) + [
+        right.shape[d] for d in ro]
+    order = lro + lo + sum_dims + ro
+    inverse = [order.index(d) for d in range(len(order))]
+    a = left.permute(*order).reshape(lro_size, lo_size, sum_size)
+    b = right.permute(*lro, *sum_dims, *ro, *lo).reshape(lro_size, sum_size, ro_size)
+    return a.bmm(b).view(*out_size).permute(*inverse)
