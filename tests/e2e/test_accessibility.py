@@ -96,3 +96,34 @@ def test_embed_page_alone_has_no_axe_violations(browser, server_url, locale):
         assert violations(page) == [], "after a run"
     finally:
         context.close()
+
+
+SCROLLABLE_ONLY = """async () => {
+  const result = await axe.run(document, {runOnly: ["scrollable-region-focusable"]});
+  return result.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(" ")).join(", ")}`);
+}"""
+
+
+def test_every_lesson_text_that_scrolls_can_be_reached_by_keyboard(playground):
+    # A long lesson text scrolls inside its box; it takes focus only then, so axe finds no
+    # scrollable region a keyboard user cannot reach, and short texts stay out of the tab order.
+    page = playground.page
+    page.set_viewport_size({"width": 1440, "height": 900})
+    if not page.evaluate("typeof axe !== 'undefined'"):
+        page.evaluate(AXE.read_text(encoding="utf-8") + "\n;0")
+    lessons = playground.testid("lessons").locator("option").evaluate_all("os => os.map(o => o.value)")
+    scrolling = 0
+    try:
+        for lang in ("en", "zh"):
+            page.locator(f'[data-lang="{lang}"]').click()
+            for lesson in lessons:
+                playground.testid("lessons").select_option(lesson)
+                text = page.locator("#lesson-text")
+                scrolls = text.evaluate("el => el.scrollHeight > el.clientHeight + 1")
+                assert (text.get_attribute("tabindex") == "0") == scrolls, (lang, lesson)
+                scrolling += scrolls
+                assert page.evaluate(SCROLLABLE_ONLY) == [], (lang, lesson)
+    finally:
+        page.locator('[data-lang="en"]').click()
+        page.set_viewport_size({"width": 1400, "height": 860})  # the session page's size (playground_helpers)
+    assert scrolling, "no lesson text scrolls at 1440x900: the test checks nothing"

@@ -86,6 +86,17 @@ function showExplanation() {
   const lesson = currentLesson();
   $("lesson-title").textContent = lesson.title[settings.lang];
   $("lesson-text").textContent = lesson.explain[settings.lang];
+  keyboardScrollable($("lesson-text"));
+}
+
+// A lesson text taller than its box scrolls; keyboard users must reach it to scroll it
+// (axe: scrollable-region-focusable), but a short one stays out of the tab order.
+const scrollWatch = new ResizeObserver((entries) => entries.forEach((e) => keyboardScrollable(e.target)));
+function keyboardScrollable(el) {
+  const scrolls = el.scrollHeight > el.clientHeight + 1;
+  if (scrolls) el.setAttribute("tabindex", "0");
+  else el.removeAttribute("tabindex");
+  scrollWatch.observe(el);
 }
 
 function selectLesson(id) {
