@@ -106,22 +106,23 @@ class ProdBackward0(_Reduction):
     def jvp(self, tangents, inputs, result):
         # (prod_backward(ones_like(result), self, result) * self_t).sum(dim, keepdim)
         t, x = tangents[0], inputs[0]
-        if not len(self.shape):
-            return t
+        full = not isinstance(self, ProdBackward1)
+        if not len(self.shape):  # prod_backward hands the ones on: the input is not read
+            return sum(t) if full else sum(t, self.dim, self.keepdim)
         zeros = np.count_nonzero(x._data == 0)
         if not zeros:
-            return self._summed(t * (self._restored(result) / x))
-        full = not isinstance(self, ProdBackward1)
-        if full and zeros > 1:
-            return _make(np.zeros(result._data.shape, result._data.dtype))
-        from .cumprod import prod_safe_zeros_backward
-        from .shape import reshape
-        ones = _make(np.ones((1,) * (1 if full else x._data.ndim), x._data.dtype))
-        if full:  # as prod_backward: the flattened input's product, viewed back
-            others = reshape(prod_safe_zeros_backward(ones, reshape(x, (-1,)), 0), x._data.shape)
+            others = self._restored(result) / x
+        elif full and zeros > 1 and not grad_mode.is_grad_enabled():
+            others = _make(np.zeros(x._data.shape, x._data.dtype))
         else:
-            others = prod_safe_zeros_backward(ones, x, self.dims[0])
-        return self._summed(others * t)
+            from .cumprod import prod_safe_zeros_backward
+            from .shape import reshape
+            ones = _make(np.ones((1,) * (1 if full else x._data.ndim), x._data.dtype))
+            if full:  # as prod_backward: the flattened input's product, viewed back
+                others = reshape(prod_safe_zeros_backward(ones, reshape(x, (-1,)), 0), x._data.shape)
+            else:
+                others = prod_safe_zeros_backward(ones, x, self.dims[0])
+        return sum(others * t) if full else self._summed(others * t)
 
     def backward(self, grad):
         x, result = self.saved("self"), self.saved("result")

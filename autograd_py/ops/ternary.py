@@ -1,5 +1,6 @@
 """addcmul, addcdiv and lerp: three-input pointwise ops, each one node with one formula per input,
 as in PyTorch (not a chain of add and mul nodes)."""
+from ..forward_mode import linked
 from ..node import Node
 from .base import Tensor, _make, check_broadcast, grad_on, np, record, result_np_dtype
 from .pointwise import div, mul_scalar, sub
@@ -34,8 +35,9 @@ class AddcmulBackward0(Node):
     def jvp(self, tangents, inputs, result):
         # self_t + value * tensor1_t * tensor2 + value * tensor2_t * tensor1
         (t0, t1, t2), (_, a, b), v = tangents, inputs, self.value
-        return _jvp_sum((t0, None if t1 is None else mul_scalar(t1 * b, v),
-                         None if t2 is None else mul_scalar(t2 * a, v)))
+        total = _jvp_sum((t0, None if t1 is None else mul_scalar(t1 * b, v),
+                          None if t2 is None else mul_scalar(t2 * a, v)))
+        return linked(total, (a, b)) if any(t is None for t in tangents) else total
 
     def backward(self, grad):
         needs = [fn is not None for fn, _ in self._next_functions]
@@ -51,8 +53,9 @@ class AddcdivBackward0(Node):
     def jvp(self, tangents, inputs, result):
         # self_t + value * tensor1_t / tensor2 - value * tensor2_t * (tensor1 / tensor2) / tensor2
         (t0, t1, t2), (_, a, b), v = tangents, inputs, self.value
-        return _jvp_sum((t0, None if t1 is None else mul_scalar(t1 / b, v),
-                         None if t2 is None else mul_scalar(t2 * (a / b) / b, -v)))
+        total = _jvp_sum((t0, None if t1 is None else mul_scalar(t1 / b, v),
+                          None if t2 is None else mul_scalar(t2 * (a / b) / b, -v)))
+        return linked(total, (a, b), sub=True) if any(t is None for t in tangents) else total
 
     def backward(self, grad):
         needs = [fn is not None for fn, _ in self._next_functions]
@@ -129,7 +132,8 @@ class LerpBackward1(Node):
         # lerp(self_t, end_t, weight) + weight_t * (end - self)
         x, end, w = inputs
         lin = _lerp_tangent(tangents, inputs, w) if tangents[0] is not None or tangents[1] is not None else None
-        return _jvp_sum((lin, None if tangents[2] is None else tangents[2] * (end - x)))
+        total = _jvp_sum((lin, None if tangents[2] is None else tangents[2] * (end - x)))
+        return linked(total, (x, end, w)) if any(t is None for t in tangents) else total
 
     def backward(self, grad):
         needs = [fn is not None for fn, _ in self._next_functions]
