@@ -61,8 +61,16 @@ class Generator:
         if str(device) != "cpu":
             raise RuntimeError(f"Device type {str(device).split(':')[0].upper()} is not supported for "
                                "torch.Generator() api.")
-        self._mt = np.random.MT19937(0)
+        self._bits = None  # NumPy's MT19937, made on first use (numpy.random costs start-up time)
         self._reseed(DEFAULT_SEED)
+
+    @property
+    def _mt(self):
+        if self._bits is None:
+            import numpy.random
+            self._bits = numpy.random.MT19937(0)
+            self._bits._legacy_seeding(self._seed & 0xFFFFFFFF)
+        return self._bits
 
     @property
     def device(self):
@@ -71,7 +79,8 @@ class Generator:
 
     def _reseed(self, seed):
         self._seed = seed
-        self._mt._legacy_seeding(seed & 0xFFFFFFFF)
+        if self._bits is not None:
+            self._bits._legacy_seeding(seed & 0xFFFFFFFF)
         self._unused = True  # seeded and not drawn from: PyTorch's state then reads next=0, not 624
         self.next_double_normal = None
         self.next_float_normal = None
