@@ -85,6 +85,31 @@ def inplace(level, call, args, kwargs):
     return self
 
 
+def _overload(name, args, kwargs):
+    """The ``aten::`` name of an in-place op PyTorch has no batching rule for, or None when the
+    overload called has one (``pow_`` with a number exponent, ``clamp_min_``, ...)."""
+    rest = list(args[1:]) + list(kwargs.values())
+    if name in ("clamp_", "clip_"):
+        return name + (".Tensor" if any(isinstance(a, Tensor) for a in rest) else "")
+    if name == "lerp_":
+        weight = _get(list(args), kwargs, 2, "weight")
+        return "lerp_.Tensor" if isinstance(weight, Tensor) else "lerp_.Scalar"
+    if name == "pow_":
+        return "pow_.Tensor" if isinstance(_get(list(args), kwargs, 1, "exponent"), Tensor) else None
+    return name if name in ("addcmul_", "addcdiv_", "square_") else None
+
+
+def inplace_unruled(name):
+    """``inplace`` for an op PyTorch runs through its slow fallback: the same result, with the
+    fallback's performance warning each call."""
+    def rule(level, call, args, kwargs):
+        aten = _overload(name, args, kwargs)
+        if aten is not None and any(is_batched_at(a, level) for a in list(args) + list(kwargs.values())):
+            warnings.warn(FALLBACK_WARNING.format(name=aten), UserWarning, stacklevel=4)
+        return inplace(level, call, args, kwargs)
+    return rule
+
+
 # ---------------------------------------------------------------------------- dims
 def _get(args, kwargs, pos, name, default=None):
     if len(args) > pos:
@@ -203,8 +228,9 @@ def squeeze(level, call, args, kwargs):
     d = _get(list(args), kwargs, 1, "dim")
     n = logical_rank(x, level)
     if d is None:
+        # nothing to squeeze still makes a view, as PyTorch's rule: the result is not the input
         dims = tuple(i + 1 for i, s in enumerate(x.shape) if s == 1)
-        return wrap(call(x._value, dims) if dims else x._value, level)
+        return wrap(call(x._value, dims), level)
     return wrap(call(x._value, _shift(d, n)), level)
 
 

@@ -114,3 +114,21 @@ def index_add(level, call, args, kwargs):
 def select_narrow(level, call, args, kwargs):
     """select(dim, index) and narrow(dim, start, length): only the dim moves."""
     return dim_op(pos=1, name="dim", none="keep")(level, call, args, kwargs)
+
+
+def masked_select(level, call, args, kwargs):
+    """PyTorch's rule: an unbatched mask selects alike in every example, so the result is the
+    physical selection viewed as one row per example; a batched mask would give rows of
+    different lengths and is refused."""
+    x, mask = args[0], _get(list(args), kwargs, 1, "mask")
+    if is_batched_at(mask, level):
+        raise RuntimeError("vmap: Attempted to vmap over `mask` in torch.masked_select(self, mask) We cannot "
+                           "support this because for each batch this would return a differently shaped Tensor. "
+                           "Please file an issue at https://github.com/pytorch/pytorch/issues if you need this "
+                           "feature.")
+    if not is_batched_at(x, level):
+        return call(x, mask)
+    v, rank, B = x._value, logical_rank(x, level), batch_size(level)
+    if mask.dim() > rank:  # the examples' dims pad on the left, as broadcasting lines them up
+        v = v.reshape((B,) + (1,) * (mask.dim() - rank) + tuple(v.shape[1:]))
+    return wrap(call(v, mask).view(B, -1), level)

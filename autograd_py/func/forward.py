@@ -80,10 +80,27 @@ def _jvp(func, primals, tangents, argnums, *, strict=False, has_aux=False):
                 from autograd_py import zeros_like
                 t = zeros_like(out)
             tangents_out.append(t)
-    out_tree, tangent_tree = tree_unflatten(flat_out, spec), tree_unflatten(tangents_out, spec)
+    out_tree = tree_unflatten([_unpacked_primal(o) for o in flat_out], spec)
+    tangent_tree = tree_unflatten(tangents_out, spec)
     if has_aux:
         return out_tree, tangent_tree, aux
     return out_tree, tangent_tree
+
+
+def _unpacked_primal(t):
+    """An output as PyTorch's ``unpack_dual(out).primal`` gives it back: an alias, so one that
+    requires grad is never a leaf (a view ``func`` made under ``no_grad`` included)."""
+    from .. import forward_mode
+    from ..batching.batched import BatchedTensor
+    from ._levels import copy_tangents
+    if isinstance(t, BatchedTensor):
+        return BatchedTensor(_unpacked_primal(t._value), t._level)
+    if not t.requires_grad:
+        return t
+    with forward_mode.hidden():  # the tangents are copied below, as ``alias`` does
+        out = t[...]
+    copy_tangents(t, out)
+    return out
 
 
 def _check_aux_tensor(x):
