@@ -71,8 +71,8 @@ for _name in ("add", "sub", "mul", "div", "pow", "clamp", "neg", "abs", "exp", "
 for _name in ("t", "squeeze", "unsqueeze", "transpose"):
     setattr(Tensor, _name + "_", lambda self, *args, _op=_METHODS[_name]: IP.view_(self, _op, *args))
 Tensor.masked_fill_ = IP.masked_fill_
-Tensor.clamp_min_ = lambda self, min: Tensor.clamp_(self, min=min)
-Tensor.clamp_max_ = lambda self, max: Tensor.clamp_(self, max=max)
+Tensor.clamp_min_ = _inplace_method(CMP.clamp_min)
+Tensor.clamp_max_ = _inplace_method(CMP.clamp_max)
 Tensor.clamp_min = CMP.clamp_min
 Tensor.clamp_max = CMP.clamp_max
 

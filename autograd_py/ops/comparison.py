@@ -55,6 +55,28 @@ class ClampBackward0(Node):
         return gx, glo, ghi
 
 
+class ClampMinBackward1(Node):
+    """clamp_min.Tensor: a tie goes to self, in the backward and in the tangent alike."""
+    saves = ("min", "self")
+    ge = True
+
+    def jvp(self, tangents, inputs, result):
+        # where(self_p >= min_p, self_t, min_t)
+        (xt, bt), (x, b) = _zeros_for_none(tangents, inputs), inputs
+        return where(x >= b if self.ge else x <= b, xt, bt)
+
+    def backward(self, grad):
+        x, b = self.saved("self"), self.saved("min" if self.ge else "max")
+        needs = [fn is not None for fn, _ in self._next_functions]
+        keep = (x >= b if self.ge else x <= b) if needs[0] or needs[1] else None
+        return (where(keep, grad, 0.0) if needs[0] else None), (where(keep, 0.0, grad) if needs[1] else None)
+
+
+class ClampMaxBackward1(ClampMinBackward1):
+    saves = ("max", "self")
+    ge = False
+
+
 def _first_at_ties(out, first):
     """PyTorch's max/min kernels keep their first operand at a tie (std::max(a, b) is b only when
     a < b), so clamping -0.0 at 0 leaves -0.0; which one NumPy keeps is its own business."""
@@ -80,11 +102,27 @@ def _clamp_tensor(input, min, max):
     return out
 
 
+def _clamp_one_tensor(input, bound, node_cls):
+    """clamp_min/clamp_max with a tensor bound: one node with the two inputs (not clamp's three)."""
+    data = input._data.astype(result_np_dtype(input, bound), copy=False)
+    fn = np.maximum if node_cls is ClampMinBackward1 else np.minimum
+    out = _make(_first_at_ties(fn(data, bound._data.astype(data.dtype, copy=False)), data))
+    if grad_on(input, bound):
+        node = node_cls()
+        node.save(**{"self": input, "min" if node.ge else "max": bound})
+        record(out, node, (input, bound))
+    return out
+
+
 def clamp_min(input, min):
+    if isinstance(min, Tensor):
+        return _clamp_one_tensor(input, min, ClampMinBackward1)
     return clamp(input, min, None, ClampMinBackward0)
 
 
 def clamp_max(input, max):
+    if isinstance(max, Tensor):
+        return _clamp_one_tensor(input, max, ClampMaxBackward1)
     return clamp(input, None, max, ClampMaxBackward0)
 
 
