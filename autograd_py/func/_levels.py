@@ -14,6 +14,7 @@ the one reverse-mode graph and the forward-mode tangents per level do the bookke
 from .. import forward_mode, grad_mode
 from .._tensor import Tensor
 from ..node import AccumulateGrad
+from ..ops.base import RgWithoutEdge
 
 
 def alias(t):
@@ -99,7 +100,13 @@ class GradLevel:
                 if self._outside(node.variable):
                     return True
                 continue
-            for nxt, _ in node.next_functions:
+            for edge in node.next_functions:
+                nxt = edge[0]
+                if isinstance(edge, RgWithoutEdge):  # a no_grad view: where its base comes from
+                    base = edge.base
+                    nxt = base.grad_fn
+                    if nxt is None and self._outside(base):
+                        return True
                 if nxt is not None and id(nxt) not in seen:
                     seen.add(id(nxt))
                     stack.append(nxt)

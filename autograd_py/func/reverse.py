@@ -266,6 +266,16 @@ def _vjp_rows_one_by_one(out, inputs, basis, create_graph):
     return rows
 
 
+def _empty_rows(out, inputs, shape):
+    """The rows of an empty output's Jacobian: PyTorch's vmapped backward pass still runs over
+    the empty basis, so the (empty) rows are linked to whatever its formulas read (``x`` in
+    ``x ** 2``'s, nothing in indexing's): one pass with the empty cotangent does the same."""
+    with grad_mode.enable_grad():
+        grads = autograd_grad(out, inputs, out.detach(), retain_graph=True, create_graph=True, allow_unused=True)
+    return [None if g is None else g.reshape((1,) * len(shape) + tuple(g.shape)).expand(shape + tuple(g.shape))
+            for g in grads]
+
+
 def _jacobian_blocks(vjp_fn):
     """``d out_k / d in_i`` for every output k and input i of a ``vjp`` call, each of shape
     ``out_k.shape + in_i.shape``: one backward pass per output, batched over its elements."""
@@ -287,6 +297,8 @@ def _jacobian_blocks(vjp_fn):
             rows = (_vjp_rows_one_by_one if vmap_levels else batched_vjp)(out, inputs, basis,
                                                                           create_graph=create or out.grad_fn is None)
         row = []
+        if n == 0 and create:
+            rows = _empty_rows(out, inputs, shape)
         for r, x in zip(rows, inputs):
             if r is None:
                 r = zeros(shape + tuple(x.shape), dtype=x.dtype)

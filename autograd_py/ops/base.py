@@ -45,6 +45,19 @@ def _backward_on(inputs):
 _NO_EDGE = (None, 0)
 
 
+class RgWithoutEdge(tuple):
+    """``(None, 0)``, no edge, for an input that requires grad all the same (a view made under
+    no_grad) and remembers the view's ``base``: torch.func's levels follow it to tell whether the
+    node's output depends on an outer tensor (functorch sees that view unwrapped, requiring grad),
+    where the edges cannot."""
+
+
+# The playground's provenance recorder (``playground.provenance``), called with every node that gets
+# its edges here, which every recorded node does (ops, Functions, CopySlices); None outside the
+# playground, so recording costs one check.
+node_recorder = [None]
+
+
 def _edges(node, inputs, like=None):
     """Sets ``next_functions`` and the input metadata the engine checks gradients against.
 
@@ -83,6 +96,8 @@ def _edges(node, inputs, like=None):
             edges.append(_NO_EDGE)
     node._next_functions = tuple(edges)
     node._input_meta = meta
+    if node_recorder[0] is not None:
+        node_recorder[0](node)
 
 
 def _view_edge(t):
@@ -93,7 +108,9 @@ def _view_edge(t):
         from .view_meta import stale_error
         raise stale_error(t)
     if t._rg_from_base:
-        return _NO_EDGE
+        edge = RgWithoutEdge(_NO_EDGE)
+        edge.base = t._base
+        return edge
     return (t._accumulator or t._get_accumulator(), 0)
 
 
