@@ -209,24 +209,27 @@ def _with_zero_terms(node, tangents, inputs, out, total):
     return total
 
 
-def linked(total, primals, sub=False):
+def linked(total, primals, sub=False, shape=None):
     """``total``, a formula ``a + b + c`` (``a - c`` with ``sub``) some of whose terms were left out
     because their tangent is missing, joined to the graph of the ``primals`` those terms read.
     PyTorch computes such a term with a zero tensor: it still requires grad when its primal does
     (addcmul's ``tensor1_t * tensor2_p`` with only ``self`` dual), and the formula's last op stays
-    the tangent's ``grad_fn``. Values are ``total``'s (``x + -0.0`` and ``x - 0.0`` are ``x``)."""
+    the tangent's ``grad_fn``. Values are ``total``'s (``x + -0.0`` and ``x - 0.0`` are ``x``), broadcast
+    to ``shape`` (the result's: addcmul's self_t may be smaller than the terms left out)."""
     if total is None or not grad_mode.is_grad_enabled():
         return total
-    part = total if total.requires_grad else None
+    from .ops.reduction import sum
+    part = sum(total) if total.requires_grad else None
     for p in primals:
-        if getattr(p, "requires_grad", False):
-            part = p if part is None else part + p
+        if getattr(p, "requires_grad", False):  # summed: any shape links (addmm's mat2 and result)
+            part = sum(p) if part is None else part + sum(p).to(part.dtype)
     if part is None:
         return total
     import numpy as np
     from .ops.base import _make
     from .ops.comparison import where
-    zero = where(_make(np.zeros((), dtype=bool)), part.to(total.dtype), 0.0 if sub else -0.0)
+    mask = _make(np.zeros(total._data.shape if shape is None else shape, dtype=bool))
+    zero = where(mask, part.to(total.dtype), 0.0 if sub else -0.0)
     return total - zero if sub else total + zero
 
 

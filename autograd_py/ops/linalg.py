@@ -119,9 +119,17 @@ class AddmmBackward0(Node):
     alpha = beta = 1
 
     def jvp(self, tangents, inputs, result):
-        out = _bilinear_jvp(mm, tangents[1:], inputs[1:])
-        if tangents[0] is not None:
-            out = tangents[0] if out is None else tangents[0] + out
+        # self_t + mat1_t.mm(mat2_p) + mat1_p.mm(mat2_t), added in that order; a missing tangent's
+        # term is a zero that still reads its primal (the tangent requires grad when mat2 does)
+        (t0, t1, t2), (_, a, b) = tangents, inputs
+        out = t0
+        for part in (None if t1 is None else mm(t1, b), None if t2 is None else mm(a, t2)):
+            if part is not None:
+                out = part if out is None else out + part
+        if t1 is None or t2 is None:  # PyTorch adds that zero term: -0.0 in self_t comes out 0.0
+            from ..forward_mode import linked, zeros_tangent
+            zero = zeros_tangent(result)
+            out = linked(zero if out is None else out + zero, (b if t1 is None else None, a if t2 is None else None))
         return out
 
     def backward(self, grad):

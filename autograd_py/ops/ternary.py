@@ -37,7 +37,7 @@ class AddcmulBackward0(Node):
         (t0, t1, t2), (_, a, b), v = tangents, inputs, self.value
         total = _jvp_sum((t0, None if t1 is None else mul_scalar(t1 * b, v),
                           None if t2 is None else mul_scalar(t2 * a, v)))
-        return linked(total, (a, b)) if any(t is None for t in tangents) else total
+        return linked(total, (a, b), shape=result._data.shape) if any(t is None for t in tangents) else total
 
     def backward(self, grad):
         needs = [fn is not None for fn, _ in self._next_functions]
@@ -55,7 +55,7 @@ class AddcdivBackward0(Node):
         (t0, t1, t2), (_, a, b), v = tangents, inputs, self.value
         total = _jvp_sum((t0, None if t1 is None else mul_scalar(t1 / b, v),
                           None if t2 is None else mul_scalar(t2 * (a / b) / b, -v)))
-        return linked(total, (a, b), sub=True) if any(t is None for t in tangents) else total
+        return linked(total, (a, b), sub=True, shape=result._data.shape) if any(t is None for t in tangents) else total
 
     def backward(self, grad):
         needs = [fn is not None for fn, _ in self._next_functions]
@@ -133,7 +133,7 @@ class LerpBackward1(Node):
         x, end, w = inputs
         lin = _lerp_tangent(tangents, inputs, w) if tangents[0] is not None or tangents[1] is not None else None
         total = _jvp_sum((lin, None if tangents[2] is None else tangents[2] * (end - x)))
-        return linked(total, (x, end, w)) if any(t is None for t in tangents) else total
+        return linked(total, (x, end, w), shape=result._data.shape) if any(t is None for t in tangents) else total
 
     def backward(self, grad):
         needs = [fn is not None for fn, _ in self._next_functions]
