@@ -163,7 +163,20 @@ def _chains(order, pinned):
     return runs
 
 
-def export(namespace, budget=DEFAULT_BUDGET):
+def _no_provenance(node):
+    return {"line": None, "order": None}
+
+
+def _tensor_provenance(t, provenance):
+    """A non-leaf tensor was made where its grad_fn was; a leaf where the timeline first saw it."""
+    if provenance is None:
+        return {"line": None}
+    if t._grad_fn is not None:
+        return {"line": provenance.of(t._grad_fn)["line"]}
+    return {"line": getattr(provenance, "tensor_lines", {}).get(id(t))}
+
+
+def export(namespace, budget=DEFAULT_BUDGET, provenance=None):
     """The graph of every named tensor in ``namespace``, as JSON-able dicts.
 
     Args:
@@ -171,6 +184,9 @@ def export(namespace, budget=DEFAULT_BUDGET):
         budget (int, optional): the most nodes to emit. Above it, chains of single-input nodes
             are collapsed into one node each, then the rest is cut, and ``truncated`` says so.
             Defaults to 2000.
+        provenance (optional): gives every node its editor ``line`` and execution ``order``
+            (``provenance.Provenance``; a tensor's line is its grad_fn's, or where a timeline saw
+            it first bound). Without it they are None.
 
     Returns:
         dict: ``{"nodes", "edges", "tensors", "truncated"}``.
@@ -203,13 +219,15 @@ def export(namespace, budget=DEFAULT_BUDGET):
             for n in run:
                 collapsed[n] = block_id
 
-    nodes = [{"kind": "tensor", **_tensor_row(names, t)} for t, names in by_tensor.values()]
+    of = provenance.of if provenance is not None else _no_provenance
+    nodes = [{"kind": "tensor", **_tensor_row(names, t), **_tensor_provenance(t, provenance)}
+             for t, names in by_tensor.values()]
     shown = [n for n in order if n not in collapsed]
     room = max(0, budget - len(nodes) - len(blocks))
     cut = shown[room:]
     shown = shown[:room]
     shown_set = set(shown)
-    nodes.extend(_node_json(n) for n in shown)
+    nodes.extend({**_node_json(n), **of(n)} for n in shown)
     nodes.extend(blocks)
 
     def ref(node):

@@ -21,6 +21,7 @@ Example::
     '50\\n'
 """
 
+import contextlib
 import json
 import linecache
 import sys
@@ -41,6 +42,8 @@ from .views import GradHistory, PassRecorder, describe, failed_node, json_safe
 from .graph_errors import backward_error
 from .freed_help import FreeingCalls, freed_tensor_ids
 from .quick_fixes import for_error, torch_name, with_comment
+from .provenance import Provenance
+from .timeline import Timeline
 
 EDITOR_FILENAME = "<editor>"
 CONSOLE_FILENAME = "<console>"
@@ -94,6 +97,8 @@ class Session:
         self._jacobian = None  # (output, input, matrix) of the Jacobian the view shows
         self.freeing = FreeingCalls()  # which user line last freed a graph
         self._script = None  # (filename, code) of the command running now
+        self._timeline = None  # the last run's (see ``timeline``)
+        self._provenance = None  # lines and orders of the last run's nodes
         self.reset()
 
     def reset(self):
@@ -105,6 +110,7 @@ class Session:
         self.history.clear()
         self.freeing.clear()
         self._jacobian = None
+        self._timeline = self._provenance = None
         return {"ok": True}
 
     def run(self, code, fresh=True):
@@ -124,7 +130,9 @@ class Session:
             ``error`` is ``None`` or ``{"type", "message", "lineno",
             "traceback"}`` and every line number is the editor's; plus the
             views' ``graph``, ``trace``, ``grad_history`` and ``failed_node``, and ``fresh``
-            (the views forget their choices, such as the backward root, of earlier runs).
+            (the views forget their choices, such as the backward root, of earlier runs); and
+            ``timeline``, the run's steps (``timeline.Timeline.export``), with every graph node's
+            ``line`` and ``order`` (``provenance``).
         """
         if fresh:
             self.reset()
@@ -140,6 +148,29 @@ class Session:
             dict: the same shape as ``run``.
         """
         return self._execute(src, CONSOLE_FILENAME, "single")
+
+    def inspect(self, name, step):
+        """A variable as it was after ``step`` of the last run's timeline, for the editor's hover.
+
+        Only what the timeline recorded: module-level tensors (and named modules' parameters), with
+        at most 64 values of the value and of ``.grad``; a step inside folded loop iterations gets
+        the state at the stored step before it (``exact`` is False and ``at_step`` says which).
+
+        Args:
+            name (str): a variable name (``w``, or ``model.weight``).
+            step (int): a step number (``step`` of the timeline's steps).
+
+        Returns:
+            dict: ``{"ok", "name", "step", "at_step", "exact", "bound", "tensor"}`` where ``tensor``
+            is None or ``{"id", "shape", "dtype", "requires_grad", "grad_fn", "version", "value",
+            "grad"}``; ``{"ok": False, "error"}`` when there is no timeline.
+        """
+        if self._timeline is None:
+            return {"ok": False, "error": {"type": "RequestError", "code": "no_timeline",
+                                           "message": "run the code first", "params": {}}, "request_error": True}
+        if not isinstance(name, str) or not isinstance(step, int) or isinstance(step, bool):
+            raise RequestError("bad_request", "inspect needs a name and a step number", kind="inspect")
+        return self._timeline.inspect(name, step)
 
     def backward(self, request):
         """Runs an interactive backward: the call is built from ``request`` and run like a console line.
@@ -209,6 +240,8 @@ class Session:
             return self.backward(request)
         if kind == "jacobian":
             return self.jacobian(request.get("output"), request.get("input"))
+        if kind == "inspect":
+            return self.inspect(request.get("name"), request.get("step"))
         if kind == "describe":
             return describe(self.namespace, request.get("node"))
         if kind == "compare_modes":
@@ -227,6 +260,8 @@ class Session:
         return _dumps(self.eval_line(src))
 
     def _on_pass(self, when, recorder):
+        if self._timeline is not None and self._script is not None and self._script[0] == EDITOR_FILENAME:
+            self._timeline.on_pass(when, recorder)
         line = recorder.where[1] if recorder.where else None
         self.history.snapshot(self.namespace, {"kind": when, "pass": recorder.passes, "line": line,
                                                "command": self.commands})
@@ -246,7 +281,7 @@ class Session:
     def _views(self, recorder, failed, where=None, stopped=None):
         views = {"graph": None, "trace": None, "failed_node": failed, "command": self.commands}
         try:
-            views["graph"] = graph.export(self.namespace, budget=GRAPH_BUDGET)
+            views["graph"] = graph.export(self.namespace, budget=GRAPH_BUDGET, provenance=self._provenance)
             views["functions"] = callables(self.namespace)  # what the forward-vs-reverse panel offers
             # The Backward & Jacobian view explains a freed graph before anyone hits the error.
             views["freed_tensors"] = freed_tensor_ids([t for _, t in graph.named_tensors(self.namespace)])
@@ -273,6 +308,10 @@ class Session:
         recorder = PassRecorder(line_finder=_innermost_user_line, on_boundary=self._on_pass)
         previous_listener = engine.set_listener(recorder)
         forward = ForwardRecorder()
+        timeline = contextlib.nullcontext()
+        if filename == EDITOR_FILENAME and mode == "exec":  # a run of the editor: its timeline too
+            self._provenance = Provenance(filename)
+            self._timeline = timeline = Timeline(self.namespace, code, self._provenance, filename)
         error = failed = stopped = None
         start = time.perf_counter()
         try:
@@ -283,7 +322,8 @@ class Session:
                 warnings.simplefilter("always")
                 warnings.showwarning = _warning_printer(capture)
                 compiled = compile(code, filename, mode, dont_inherit=True)
-                exec(compiled, self.namespace)
+                with self._provenance if timeline is self._timeline else contextlib.nullcontext(), timeline:
+                    exec(compiled, self.namespace)
         except BaseException as exc:  # the user's KeyboardInterrupt/SystemExit too
             error = describe_error(exc, filename)
             failed = failed_node(exc, self.namespace, recorder)
@@ -301,6 +341,11 @@ class Session:
             self.history.snapshot(self.namespace, {"kind": "command", "command": self.commands})
             views = self._views(recorder, failed, (filename, error["lineno"]) if error else None, stopped)
             views["forward"] = forward.export(self.namespace) if forward.ops else None
+            if timeline is self._timeline:
+                try:
+                    views["timeline"] = timeline.export()
+                except Exception as exc:  # a view must never turn a good run into a failure
+                    views["timeline"], views["timeline_error"] = None, f"{type(exc).__name__}: {exc}"
         return {
             "ok": error is None,
             "stdout": capture.text("stdout"),

@@ -1,0 +1,116 @@
+"""Provenance (the line and order of every node) and the timeline of a playground run."""
+import json
+
+from autograd_py.ops import base
+from autograd_py.playground.session import Session
+
+LOOP = """import torch
+x = torch.tensor([1., 2.], requires_grad=True)
+y = x * 2
+for i in range(3):
+    y = y + x
+loss = y.sum()
+loss.backward()
+"""
+
+
+def _nodes(result):
+    return {n["id"]: n for n in result["graph"]["nodes"]}
+
+
+def test_graph_nodes_carry_their_line_and_order_including_a_loop():
+    r = Session().run(LOOP)
+    assert r["ok"]
+    fns = sorted((n for n in r["graph"]["nodes"] if n["kind"] == "grad_fn"), key=lambda n: n["order"])
+    assert [(n["name"], n["line"], n["order"]) for n in fns] == [
+        ("MulBackward0", 3, 1), ("AddBackward0", 5, 2), ("AddBackward0", 5, 3), ("AddBackward0", 5, 4),
+        ("SumBackward0", 6, 5)]
+    lines = {tuple(n["names"]): n["line"] for n in r["graph"]["nodes"] if n["kind"] == "tensor"}
+    assert lines == {("x",): 2, ("y",): 5, ("loss",): 6}
+
+
+def test_inplace_and_function_nodes_have_lines():
+    code = """import torch
+a = torch.ones(3, requires_grad=True)
+b = a * 1
+b[0] = 5.
+class Sq(torch.autograd.Function):
+    @staticmethod
+    def forward(ctx, t):
+        return t * t
+    @staticmethod
+    def backward(ctx, g):
+        return g
+c = Sq.apply(b)
+"""
+    r = Session().run(code)
+    assert r["ok"], r["error"]
+    by_name = {n["name"]: n["line"] for n in r["graph"]["nodes"] if n["kind"] == "grad_fn"}
+    assert by_name["CopySlices"] == 4 and by_name["MulBackward0"] == 3 and by_name["SqBackward"] == 12
+
+
+def test_steps_backward_step_and_grads_per_step():
+    r = Session().run(LOOP)
+    tl = r["timeline"]
+    steps = tl["steps"]
+    # 3 lines, 3 iterations of 2 steps, the check that ends the loop, 2 lines, the backward pass.
+    assert tl["total_steps"] == len(steps) == 3 + 6 + 1 + 2 + 1
+    assert [s["line"] for s in steps] == [1, 2, 3, 4, 5, 4, 5, 4, 5, 4, 6, 7, 7]
+    back = steps[-1]
+    assert back["kind"] == "backward" and back["pass"] == 1 and back["line"] == 7
+    x_id = back["vars"].get("x", {}).get("id")
+    assert back["grads"][x_id]["values"] == [5.0, 5.0]
+    assert all(x_id not in s["grads"] or s["grads"][x_id] is None for s in steps[:-1])
+    assert [len(s["nodes"]) for s in steps] == [0, 0, 1, 0, 1, 0, 1, 0, 1, 0, 1, 0, 0]
+    # The saved tensor of MulBackward0 is freed by the pass.
+    mul = next(n for n in tl["nodes"] if n["name"] == "MulBackward0")
+    assert back["saved"][mul["id"]] == {"other": "freed"}
+    assert tl["groups"] == [{"id": 1, "line": 4, "end": 5, "first_step": 4, "last_step": 10, "iterations": 3,
+                             "shown": [[1, 4, 5], [2, 6, 7], [3, 8, 9]], "elided": None, "parent": None}]
+
+
+def test_grad_call_is_a_step_of_its_own():
+    code = "import torch\nx = torch.ones(2, requires_grad=True)\ng, = torch.autograd.grad((x * x).sum(), x)\n"
+    steps = Session().run(code)["timeline"]["steps"]
+    assert [(s["line"], s["kind"]) for s in steps] == [(1, "line"), (2, "line"), (3, "line"), (3, "grad")]
+
+
+def test_a_10000_iteration_loop_is_grouped():
+    code = "import torch\nw = torch.ones(2, requires_grad=True)\nt = 0\nfor i in range(10000):\n    t = t + i\n" \
+           "loss = (w * t).sum()\nloss.backward()\n"
+    r = Session().run(code)
+    tl = r["timeline"]
+    assert tl["total_steps"] == 3 + 2 * 10000 + 1 + 3
+    assert tl["stored_steps"] < 60
+    (group,) = tl["groups"]
+    assert group["iterations"] == 10000
+    assert group["elided"] == {"iterations": 9979, "steps": 19958, "from_iteration": 21, "to_iteration": 9999}
+    assert [s[0] for s in group["shown"]] == list(range(1, 21)) + [10000]
+    after = next(s for s in tl["steps"] if s.get("after_elided"))
+    assert after["step"] == group["shown"][-1][1] and after["after_elided"] == 19958
+    w_grad = tl["steps"][-1]["grads"]
+    assert list(w_grad.values())[0]["values"] == [49995000.0, 49995000.0]
+
+
+def test_inspect_gives_the_state_at_a_step():
+    s = Session()
+    s.run(LOOP)
+    at5 = s.inspect("y", 5)
+    assert at5["exact"] and at5["tensor"]["grad_fn"] == "AddBackward0"
+    assert at5["tensor"]["value"]["values"] == [3.0, 6.0]
+    assert s.inspect("x", 12)["tensor"]["grad"] is None
+    assert s.inspect("x", 13)["tensor"]["grad"]["values"] == [5.0, 5.0]
+    assert s.inspect("loss", 3)["bound"] is False
+    answer = json.loads(s.request_json(json.dumps({"type": "inspect", "name": "y", "step": 3})))
+    assert answer["tensor"]["value"]["text"] == "[2., 4.]"
+
+
+def test_no_recorder_outside_a_run_and_the_result_is_json():
+    s = Session()
+    assert base.node_recorder[0] is None
+    r = s.run(LOOP)
+    assert base.node_recorder[0] is None
+    json.dumps(r, allow_nan=False)
+    console = s.eval_line("z = x * 3")
+    assert "timeline" not in console
+    assert base.node_recorder[0] is None
