@@ -13,9 +13,13 @@
 // own origin (the origin this script came from). The frame reports its height
 // and the element follows it. Attributes: height, readonly, autorun, lang,
 // show (see README "Embed"). Nothing here touches Python or the frame's DOM.
+//
+// Marked code blocks (class "autograd", marked_blocks.js) become such elements too: the
+// element stays hidden, and the generator's listing stays as drawn, until the frame has drawn.
 
 import { HASH_PREFIX, dedent, normalizeOptions } from "./embed_options.js";
 import { encodeState } from "../share/share.js";
+import { upgradeMarkedBlocks } from "./marked_blocks.js";
 
 const script = document.currentScript;
 const BASE = new URL(".", script ? script.src : location.href).href;
@@ -30,24 +34,28 @@ pre { margin: 0; padding: 12px 14px; border: 1px solid #e2e5ea; border-radius: 8
 iframe { display: block; width: 100%; border: 0; }
 `;
 
-const frames = new Map(); // the frame's window -> its iframe element
+const frames = new Map(); // the frame's window -> its <autograd-playground> element
 
 window.addEventListener("message", (event) => {
   if (event.origin !== ORIGIN) return;
-  const iframe = frames.get(event.source);
+  const element = frames.get(event.source);
   const msg = event.data;
-  if (!iframe || !msg || msg.type !== "autograd-playground:size") return;
+  if (!element || !msg || msg.type !== "autograd-playground:size") return;
   const height = Number(msg.height);
-  if (Number.isFinite(height) && height > 0) iframe.style.height = `${Math.min(height, MAX_FRAME_HEIGHT)}px`;
+  if (!Number.isFinite(height) || height <= 0) return;
+  element.iframe.style.height = `${Math.min(height, MAX_FRAME_HEIGHT)}px`;
+  element.reveal();
 });
 
 const observer = new IntersectionObserver((entries) => {
   for (const entry of entries) {
     if (!entry.isIntersecting) continue;
     observer.unobserve(entry.target);
-    entry.target.load();
+    (watched.get(entry.target) || entry.target).load();
   }
 }, { rootMargin: LOAD_MARGIN });
+// A marked block's element is hidden while it loads: its listing is watched instead.
+const watched = new WeakMap(); // the listing -> its element
 
 function sheet() {
   const css = new CSSStyleSheet();
@@ -66,6 +74,14 @@ class AutogradPlayground extends HTMLElement {
     if (this.shadowRoot) return; // moved within the page: keep what is there
     const root = this.attachShadow({ mode: "open" });
     root.adoptedStyleSheets = [sheet()];
+    if (this.sourceBlock) {
+      // A marked block: the generator's listing is the placeholder, left as drawn.
+      this.code = this.sourceCode;
+      this.setAttribute("data-pending", "");
+      watched.set(this.sourceBlock, this);
+      observer.observe(this.sourceBlock);
+      return;
+    }
     this.code = readCode(this);
     this.placeholder = document.createElement("pre");
     this.placeholder.textContent = this.code; // text only, never HTML
@@ -74,8 +90,15 @@ class AutogradPlayground extends HTMLElement {
   }
 
   disconnectedCallback() {
-    observer.unobserve(this);
+    observer.unobserve(this.sourceBlock || this);
     if (this.iframe) frames.delete(this.iframe.contentWindow);
+  }
+
+  /** Shows the drawn frame in place of a marked block's listing (once; printing keeps the listing). */
+  reveal() {
+    if (!this.sourceBlock || !this.hasAttribute("data-pending")) return;
+    this.removeAttribute("data-pending");
+    this.sourceBlock.classList.add("autograd-live-source");
   }
 
   /** The options the frame gets, from the attributes. */
@@ -106,10 +129,11 @@ class AutogradPlayground extends HTMLElement {
     // no popups, forms, top navigation or access to this page.
     iframe.setAttribute("sandbox", "allow-scripts allow-same-origin");
     iframe.title = this.getAttribute("title") || `PyTorch autograd example ${this.number()}`;
-    iframe.style.height = `${this.placeholder.offsetHeight + 160}px`;
+    const drawn = this.sourceBlock || this.placeholder;
+    iframe.style.height = `${drawn.offsetHeight + 160}px`;
     iframe.src = `${BASE}embed.html${HASH_PREFIX}${await encodeState(this.options())}`;
     this.shadowRoot.replaceChildren(iframe);
-    frames.set(iframe.contentWindow, iframe);
+    frames.set(iframe.contentWindow, this);
   }
 
   /** The live example's iframe, or null while it is still a placeholder. */
@@ -131,5 +155,12 @@ function whenParsed(callback) {
 }
 
 if (window.customElements && !customElements.get("autograd-playground")) {
-  whenParsed(() => afterFirstPaint(() => customElements.define("autograd-playground", AutogradPlayground)));
+  whenParsed(() => afterFirstPaint(() => {
+    customElements.define("autograd-playground", AutogradPlayground);
+    upgradeMarkedBlocks();
+    // Material for MkDocs' instant navigation swaps pages without loading this script again.
+    if (window.document$ && typeof window.document$.subscribe === "function") {
+      window.document$.subscribe(() => upgradeMarkedBlocks());
+    }
+  }));
 }

@@ -1,0 +1,146 @@
+"""Marked code blocks in a real MkDocs + Material site become live examples.
+
+The course is built by `mkdocs build` with the autograd-playground plugin copying the
+playground under test (PLAYGROUND_DIST) into it, line numbers on, and served over HTTP.
+Each marked block must become an embed whose editor holds exactly the listing's code (the
+`# autograd:` options line removed), with its options applied, while the listing stays as
+drawn until the frame has drawn and comes back for printing.
+"""
+
+import html
+import subprocess
+import sys
+import textwrap
+
+import pytest
+from playwright.sync_api import expect
+
+from conftest import _serve
+
+pytest.importorskip("mkdocs")
+pytest.importorskip("material")
+
+RUN_TIMEOUT_MS = 90_000
+CODE = textwrap.dedent('''\
+    import torch
+
+    class Square:
+        def __init__(self, p):
+            self.p = p
+
+    x = torch.tensor(3.0, requires_grad=True)
+    y = x ** Square(2).p  # 平方
+    print(y < 10, y > 3 & True, "x's grad:")
+    y.backward()
+    print(x.grad)  # 梯度 = 2x
+''')
+RAW_CODE = "import torch\na = torch.ones(2, requires_grad=True)\nprint((a * 2 < 3).all() & True)\n"
+
+MKDOCS_YML = """\
+site_name: Autograd course
+theme: {name: material}
+markdown_extensions:
+  - attr_list
+  - md_in_html
+  - pymdownx.highlight: {linenums: true}
+  - pymdownx.superfences
+plugins:
+  - autograd-playground:
+      playground_site: %s
+"""
+PAGE = f"""# Live examples
+
+Prose before.
+
+```python {{.autograd}}
+# autograd: show=grads autorun lang=zh
+{CODE}```
+
+Prose between.
+
+<pre class="autograd" data-readonly data-show="none"><code>{html.escape(RAW_CODE, quote=False)}</code></pre>
+
+Prose after.
+"""
+
+
+@pytest.fixture(scope="module")
+def course_url(site_dir, tmp_path_factory):
+    root = tmp_path_factory.mktemp("mkdocs-course")
+    (root / "docs").mkdir()
+    (root / "mkdocs.yml").write_text(MKDOCS_YML % site_dir, encoding="utf-8")
+    (root / "docs" / "index.md").write_text(PAGE, encoding="utf-8")
+    result = subprocess.run([sys.executable, "-m", "mkdocs", "build", "--strict", "-q"], cwd=root,
+                            capture_output=True, text=True, env={"NO_MKDOCS_2_WARNING": "1", "PATH": "/usr/bin:/bin"})
+    assert result.returncode == 0, result.stderr
+    server = _serve(root / "site", isolated=False)
+    yield f"http://127.0.0.1:{server.server_address[1]}/"
+    server.shutdown()
+
+
+@pytest.fixture()
+def page(browser):
+    context = browser.new_context(viewport={"width": 1100, "height": 900}, locale="en-US",
+                                  service_workers="block")
+    yield context.new_page()
+    context.close()
+
+
+def test_marked_blocks_become_live_examples_with_their_exact_code(page, course_url):
+    page.goto(course_url)
+    listings = page.locator(".autograd")
+    expect(listings).to_have_count(2)
+    embeds = page.locator("autograd-playground")
+    expect(embeds).to_have_count(2)
+
+    first = page.frame_locator("autograd-playground >> nth=0 >> iframe")
+    expect(first.locator("#editor")).to_be_visible(timeout=RUN_TIMEOUT_MS)
+    # Once the frame has drawn, it stands in the listing's place; the listing is only hidden.
+    expect(listings.nth(0)).to_be_hidden()
+    expect(embeds.nth(0)).to_be_visible()
+    assert first.locator("body").evaluate("() => window.playground.getCode()") == CODE.rstrip("\n")
+    # autorun, lang=zh and show=grads came from the options line.
+    expect(first.locator("#output")).to_contain_text("tensor(6.)", timeout=RUN_TIMEOUT_MS)
+    assert "tensor(True) tensor(True) x's grad:" in first.locator("#output").inner_text()
+    assert first.locator("html").get_attribute("lang") == "zh-Hans"
+    expect(first.locator("#grads")).to_be_visible()
+    expect(first.locator("#graph")).to_be_hidden()
+
+    # The raw-HTML form, its options from data-* attributes.
+    embeds.nth(1).scroll_into_view_if_needed()
+    second = page.frame_locator("autograd-playground >> nth=1 >> iframe")
+    expect(second.locator("#run")).to_be_enabled(timeout=RUN_TIMEOUT_MS)
+    assert second.locator("body").evaluate("() => window.playground.getCode()") == RAW_CODE.rstrip("\n")
+    expect(second.locator("#viz")).to_be_hidden()
+    second.locator(".cm-content").click()
+    page.keyboard.type("oops")  # readonly
+    assert second.locator("body").evaluate("() => window.playground.getCode()") == RAW_CODE.rstrip("\n")
+    second.locator("#run").click()
+    expect(second.locator("#output")).to_have_text("tensor(True)", timeout=RUN_TIMEOUT_MS)
+
+    # Printing shows the listings, not the frames.
+    page.emulate_media(media="print")
+    expect(listings.nth(0)).to_be_visible()
+    expect(embeds.nth(0)).to_be_hidden()
+
+
+def test_listing_stays_as_drawn_until_the_example_loads(browser, course_url):
+    # Without JavaScript the page is the generator's: highlighted listings, no embeds.
+    context = browser.new_context(java_script_enabled=False, viewport={"width": 1100, "height": 900})
+    page = context.new_page()
+    page.goto(course_url)
+    expect(page.locator(".autograd").nth(0)).to_be_visible()
+    assert page.locator("autograd-playground").count() == 0
+    context.close()
+    # With it, a block whose frame cannot load (embed.html missing) keeps its listing, unmoved.
+    context = browser.new_context(viewport={"width": 1100, "height": 900}, service_workers="block")
+    page = context.new_page()
+    page.route("**/embed.html*", lambda route: route.abort())
+    page.goto(course_url)
+    box = page.locator(".autograd").nth(0).bounding_box()
+    expect(page.locator("autograd-playground")).to_have_count(2)
+    page.wait_for_timeout(1500)
+    expect(page.locator(".autograd").nth(0)).to_be_visible()
+    assert page.locator(".autograd").nth(0).bounding_box() == box
+    expect(page.locator("autograd-playground").nth(0)).to_have_attribute("data-pending", "")
+    context.close()
