@@ -19,7 +19,7 @@ def _nodes(result):
 
 
 def test_graph_nodes_carry_their_line_and_order_including_a_loop():
-    r = Session().run(LOOP)
+    r = Session(timeline=True).run(LOOP)
     assert r["ok"]
     fns = sorted((n for n in r["graph"]["nodes"] if n["kind"] == "grad_fn"), key=lambda n: n["order"])
     assert [(n["name"], n["line"], n["order"]) for n in fns] == [
@@ -43,14 +43,14 @@ class Sq(torch.autograd.Function):
         return g
 c = Sq.apply(b)
 """
-    r = Session().run(code)
+    r = Session(timeline=True).run(code)
     assert r["ok"], r["error"]
     by_name = {n["name"]: n["line"] for n in r["graph"]["nodes"] if n["kind"] == "grad_fn"}
     assert by_name["CopySlices"] == 4 and by_name["MulBackward0"] == 3 and by_name["SqBackward"] == 12
 
 
 def test_steps_backward_step_and_grads_per_step():
-    r = Session().run(LOOP)
+    r = Session(timeline=True).run(LOOP)
     tl = r["timeline"]
     steps = tl["steps"]
     # 3 lines, 3 iterations of 2 steps, the check that ends the loop, 2 lines, the backward pass.
@@ -71,14 +71,14 @@ def test_steps_backward_step_and_grads_per_step():
 
 def test_grad_call_is_a_step_of_its_own():
     code = "import torch\nx = torch.ones(2, requires_grad=True)\ng, = torch.autograd.grad((x * x).sum(), x)\n"
-    steps = Session().run(code)["timeline"]["steps"]
+    steps = Session(timeline=True).run(code)["timeline"]["steps"]
     assert [(s["line"], s["kind"]) for s in steps] == [(1, "line"), (2, "line"), (3, "line"), (3, "grad")]
 
 
 def test_a_10000_iteration_loop_is_grouped():
     code = "import torch\nw = torch.ones(2, requires_grad=True)\nt = 0\nfor i in range(10000):\n    t = t + i\n" \
            "loss = (w * t).sum()\nloss.backward()\n"
-    r = Session().run(code)
+    r = Session(timeline=True).run(code)
     tl = r["timeline"]
     assert tl["total_steps"] == 3 + 2 * 10000 + 1 + 3
     assert tl["stored_steps"] < 60
@@ -93,7 +93,7 @@ def test_a_10000_iteration_loop_is_grouped():
 
 
 def test_inspect_gives_the_state_at_a_step():
-    s = Session()
+    s = Session(timeline=True)
     s.run(LOOP)
     at5 = s.inspect("y", 5)
     assert at5["exact"] and at5["tensor"]["grad_fn"] == "AddBackward0"
@@ -106,7 +106,7 @@ def test_inspect_gives_the_state_at_a_step():
 
 
 def test_no_recorder_outside_a_run_and_the_result_is_json():
-    s = Session()
+    s = Session(timeline=True)
     assert base.node_recorder[0] is None
     r = s.run(LOOP)
     assert base.node_recorder[0] is None

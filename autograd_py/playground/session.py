@@ -73,6 +73,8 @@ class Session:
             ``on_output(stream, text)``; see ``OutputCapture``.
         max_chars (int): per-run cap on captured output characters.
         max_lines (int): per-run cap on captured output lines.
+        timeline (bool): record each run's timeline and the lines that made its nodes (issue 12's
+            time travel; costly on op-heavy loops, so off by default).
 
     Example::
 
@@ -83,7 +85,7 @@ class Session:
         'True\\n'
     """
 
-    def __init__(self, on_output=None, max_chars=MAX_OUTPUT_CHARS, max_lines=MAX_OUTPUT_LINES):
+    def __init__(self, on_output=None, max_chars=MAX_OUTPUT_CHARS, max_lines=MAX_OUTPUT_LINES, timeline=False):
         import autograd_py
 
         autograd_py.install_as_torch()
@@ -97,6 +99,9 @@ class Session:
         self._jacobian = None  # (output, input, matrix) of the Jacobian the view shows
         self.freeing = FreeingCalls()  # which user line last freed a graph
         self._script = None  # (filename, code) of the command running now
+        # Recording a run's timeline costs up to 12x on op-heavy loops (sys.settrace): only when asked,
+        # until the page's timeline view needs it and the recorder is cheap (issue 12).
+        self.record_timeline = timeline
         self._timeline = None  # the last run's (see ``timeline``)
         self._provenance = None  # lines and orders of the last run's nodes
         self.reset()
@@ -309,7 +314,7 @@ class Session:
         previous_listener = engine.set_listener(recorder)
         forward = ForwardRecorder()
         timeline = contextlib.nullcontext()
-        if filename == EDITOR_FILENAME and mode == "exec":  # a run of the editor: its timeline too
+        if self.record_timeline and filename == EDITOR_FILENAME and mode == "exec":  # a run's timeline
             self._provenance = Provenance(filename)
             self._timeline = timeline = Timeline(self.namespace, code, self._provenance, filename)
         error = failed = stopped = None
