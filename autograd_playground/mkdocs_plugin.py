@@ -16,7 +16,8 @@ A page then marks a fenced block as a live example::
 The plugin copies the built playground into the site under ``playground/``
 (same origin, offline-capable, no CDN) and adds ``<script src=".../embed.js"
 async>`` to the pages that have a marked block or an ``<autograd-playground>``
-element, and to no other page. The blocks themselves are left as the
+element, and to no other page; it also takes that element's tags out of the paragraphs
+Python-Markdown wraps them in (which would lose its code). The blocks themselves are left as the
 highlighter drew them: ``embed.js`` turns them into examples in the browser,
 and readers without JavaScript, or printing, keep the listing.
 """
@@ -38,6 +39,9 @@ MARK = "autograd"
 _CLASS_ATTR = re.compile(r"""\sclass\s*=\s*(?:"([^"]*)"|'([^']*)'|([^\s"'=<>`]+))""", re.IGNORECASE)
 _ELEMENT = re.compile(r"<autograd-playground[\s>]", re.IGNORECASE)
 _HEAD_END = re.compile(r"</head\s*>", re.IGNORECASE)
+# Python-Markdown takes the unknown element for inline HTML and wraps each tag in a paragraph,
+# which the browser closes before the <script type="text/x-python"> child: unwrap them.
+_WRAPPED_TAG = re.compile(r"<p>\s*(</?autograd-playground(?:\s[^>]*)?>)\s*</p>", re.IGNORECASE)
 
 
 def has_live_examples(html: str) -> bool:
@@ -52,6 +56,11 @@ def has_live_examples(html: str) -> bool:
     if _ELEMENT.search(html):
         return True
     return any(MARK in "".join(filter(None, match.groups())).split() for match in _CLASS_ATTR.finditer(html))
+
+
+def unwrap_elements(html: str) -> str:
+    """Takes <autograd-playground> tags out of the <p> elements Python-Markdown put them in."""
+    return _WRAPPED_TAG.sub(r"\1", html)
 
 
 def add_script(html: str, src: str) -> str:
@@ -90,6 +99,7 @@ class AutogradPlaygroundPlugin(BasePlugin):
     def on_post_page(self, output, page, config):
         if not has_live_examples(output):
             return output
+        output = unwrap_elements(output)
         return add_script(output, get_relative_url(f"{self.target}/embed.js", page.url))
 
     def on_post_build(self, config):

@@ -59,6 +59,17 @@ def html_page():
             f"{html.escape(CODE, quote=False)}</code></pre>\n\nAfter.\n")
 
 
+ELEMENT_PAGE = """# The element
+
+<autograd-playground show="grads" autorun>
+<script type="text/x-python">
+import torch
+print(torch.ones(2) < 2)
+</script>
+</autograd-playground>
+"""
+
+
 def write_course(root: Path, playground: Path) -> Path:
     """Writes mkdocs.yml and docs/ under root; returns the folder to run mkdocs in."""
     docs = root / "docs"
@@ -67,6 +78,7 @@ def write_course(root: Path, playground: Path) -> Path:
     (docs / "index.md").write_text("# Home\n\n```python\nprint('not live')\n```\n", encoding="utf-8")
     (docs / "lessons" / "fenced.md").write_text(fenced_page(), encoding="utf-8")
     (docs / "lessons" / "raw.md").write_text(html_page(), encoding="utf-8")
+    (docs / "lessons" / "element.md").write_text(ELEMENT_PAGE, encoding="utf-8")
     return root
 
 
@@ -106,7 +118,7 @@ def test_the_playground_is_copied_into_the_site(site):
 def test_embed_js_is_loaded_only_by_pages_with_marked_blocks(site):
     out, _ = site
     script = '<script src="../../playground/embed.js" async></script>'
-    for page in ("lessons/fenced/index.html", "lessons/raw/index.html"):
+    for page in ("lessons/fenced/index.html", "lessons/raw/index.html", "lessons/element/index.html"):
         text = (out / page).read_text(encoding="utf-8")
         assert text.count(script) == 1, page
         assert text.index(script) < text.index("</head>")
@@ -121,6 +133,15 @@ def test_marked_blocks_keep_their_code_and_mark(site):
     assert '<pre class="autograd">' in raw
     for page in (fenced, raw):
         assert block_text(page) == f"{OPTIONS}\n{DRAWN}"
+
+
+def test_the_element_form_keeps_its_code_inside_it(site):
+    out, _ = site
+    page = (out / "lessons/element/index.html").read_text(encoding="utf-8")
+    # Python-Markdown put each tag in a <p>; the browser would then close the element early.
+    assert re.search(r'<autograd-playground show="grads" autorun>\s*<script type="text/x-python">\s*'
+                     r"import torch\nprint\(torch.ones\(2\) < 2\)\s*</script>\s*</autograd-playground>", page)
+    assert "<p><autograd-playground" not in page and "<p></autograd-playground>" not in page
 
 
 def test_a_missing_playground_build_fails_the_build_with_a_hint(tmp_path):
