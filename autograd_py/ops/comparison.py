@@ -31,7 +31,7 @@ class ClampBackward0(Node):
 
     def jvp(self, tangents, inputs, result):
         # clamp_jvp: unlike the backward, a tie with a lone bound takes the bound's tangent
-        (xt, lo_t, hi_t), (x, lo, hi) = _zeros_for_none(tangents, inputs), inputs
+        (xt, lo_t, hi_t), (x, lo, hi) = _zeros_for_none(tangents, inputs, result), inputs
         if lo is not None and hi is not None:
             return where(lo > hi, hi_t, where(x < lo, lo_t, where(x > hi, hi_t, xt)))
         if lo is not None:
@@ -62,7 +62,7 @@ class ClampMinBackward1(Node):
 
     def jvp(self, tangents, inputs, result):
         # where(self_p >= min_p, self_t, min_t)
-        (xt, bt), (x, b) = _zeros_for_none(tangents, inputs), inputs
+        (xt, bt), (x, b) = _zeros_for_none(tangents, inputs, result), inputs
         return where(x >= b if self.ge else x <= b, xt, bt)
 
     def backward(self, grad):
@@ -146,15 +146,16 @@ def clamp(input, min=None, max=None, _node=ClampBackward1):
     return out
 
 
-def _zeros_for_none(tangents, inputs):
-    """The tangents, a zero tensor for each tensor input without one (PyTorch's zero tangent)."""
-    from ..forward_mode import zeros_tangent
-    return [zeros_tangent(x) if t is None and isinstance(x, Tensor) else t for t, x in zip(tangents, inputs)]
+def _zeros_for_none(tangents, inputs, result):
+    """The tangents, a zero tensor for each tensor input without one (PyTorch's zero tangent), in the
+    result's dtype: a bool or integer operand (``mask.minimum(x)``) has a float zero tangent."""
+    return [_make(np.zeros(x._data.shape, result._data.dtype)) if t is None and isinstance(x, Tensor) else t
+            for t, x in zip(tangents, inputs)]
 
 
 def _pick_jvp(tangents, inputs, result, a_wins):
     """``other_t + where(self == other, 0.5, a_wins) * (self_t - other_t)``: a tie takes the mean."""
-    at, bt = _zeros_for_none(tangents, inputs)
+    at, bt = _zeros_for_none(tangents, inputs, result)
     a, b = operands(*inputs)
     share = _make(np.where(a == b, 0.5, a_wins(a, b)).astype(result._data.dtype))
     return bt + share * (at - bt)

@@ -557,9 +557,14 @@ class CopyBackwards(Node):
 
     def jvp(self, tangents, inputs, result):
         # derivatives.yaml: self_t.copy_(src_t): the source's tangent, broadcast (zeros without one).
-        # Cast only when it is copied into the tensor's own tangent: a new one keeps src_t's dtype.
+        # Cast only when it is copied into the tensor's own tangent, or broadcast (PyTorch lays a
+        # broadcast tangent out anew, in the tensor's dtype): a new one keeps src_t's dtype.
         src_t = tangents[1]
-        return src_t if src_t is not None else _zeros_like(result)
+        if src_t is None:
+            return _zeros_like(result)
+        if src_t._data.shape != result._data.shape and src_t._data.dtype != result._data.dtype:
+            return src_t.to(result.dtype)
+        return src_t
 
 
 class FillBackward0(Node):
