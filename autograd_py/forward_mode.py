@@ -96,9 +96,18 @@ class hidden:
         levels.extend(self.saved)
 
 
+# A list while an in-place op whose operand shares the written memory computes its result: the
+# tangent formulas then wait (``propagate`` appends here) until the write is done, so they read
+# that operand's new values, as PyTorch's in-place formulas do (``x.mul_(x)``).
+deferred = [None]
+
+
 def propagate(out, node, inputs):
     """Gives ``out`` (a tensor, or a tuple for a multi-output node) its tangent at every active
     level where an input has one, from ``node.jvp``."""
+    if deferred[0] is not None:
+        deferred[0].append((out, node, inputs))
+        return
     for level in tuple(levels):
         tangents = [tangent(t, level) if hasattr(t, "_fw_grads") else None for t in inputs]
         if all(t is None for t in tangents):

@@ -184,6 +184,10 @@ def apply(t, fn, *others, overlap_ok=False, where=None, internal=True):
     recording = grad_mode._state[0] and (t._requires_grad or any(
         isinstance(o, Tensor) and o._requires_grad for o in others))
     dual = forward_mode.levels and forward_mode.has_dual((t,) + others)
+    pending = ()
+    if dual and _reads_itself(t, others):
+        # PyTorch's in-place formulas read such an operand after the write: they wait till then
+        fn, pending = _deferring(fn)
     if not recording:
         if dual:
             from .inplace_dual import with_tangents
@@ -195,6 +199,7 @@ def apply(t, fn, *others, overlap_ok=False, where=None, internal=True):
                 _write(t, fn(t)._data, where, reads, compute)
         _refresh_views(t._base if t._base is not None else t)  # views see the new version, as PyTorch's
         if dual:
+            _flush(pending)
             from .inplace_dual import take_tangents
             take_tangents(t, res, keep_dtype=fn.__name__ == "copy")
         return t
@@ -217,9 +222,33 @@ def apply(t, fn, *others, overlap_ok=False, where=None, internal=True):
     if base is not None and res._grad_fn is not None and res._grad_fn._vars:
         _remember_view_fn(res._grad_fn, t)
     if dual:
+        _flush(pending)
         from .inplace_dual import take_tangents
         take_tangents(t, res, keep_dtype=fn.__name__ == "copy")
     return t
+
+
+def _reads_itself(t, others):
+    return any(isinstance(o, Tensor) and np.may_share_memory(o._data, t._data) for o in others)
+
+
+def _deferring(fn):
+    """``fn`` with its tangent formulas held back (``forward_mode.deferred``), and the list they go to."""
+    pending = []
+
+    def run(old):
+        forward_mode.deferred[0] = pending
+        try:
+            return fn(old)
+        finally:
+            forward_mode.deferred[0] = None
+    run.__name__ = fn.__name__
+    return run, pending
+
+
+def _flush(pending):
+    for out, node, inputs in pending:
+        forward_mode.propagate(out, node, inputs)
 
 
 def _remember_view_fn(fn, t):

@@ -78,8 +78,19 @@ class MulBackward1(Node):
 
 
 class DivBackward0(Node):
-    element_wise = True
     saves = ("other", "self")
+
+    def jvp(self, tangents, inputs, result):
+        # (self_t - other_t * result) / other_p: reads the result, so an in-place x.div_(x) gives
+        # (self_t - other_t) / x_new; a missing tangent's term is a zero that still reads its primals
+        (at, bt), (a, b) = tangents, inputs
+        if bt is None:
+            from ..forward_mode import linked
+            num = linked(at, (result,), sub=True, shape=result._data.shape)
+        else:
+            part = bt * result
+            num = -part if at is None else at - part
+        return num / b
 
     def backward(self, grad):
         other = self.saved("other")
