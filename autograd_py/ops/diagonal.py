@@ -143,7 +143,10 @@ class TraceBackward0(Node):
     def backward(self, grad):
         n1, n2 = self.shape
         nb = batch_ndim[0]
-        g = grad.reshape(*grad.shape, 1) if nb else grad.reshape(1)
+        if not nb:
+            from .index_fill import trace_backward
+            return trace_backward(grad, (n1, n2))
+        g = grad.reshape(*grad.shape, 1)
         return _embed(g.expand(*grad.shape, min(n1, n2)), (n1, n2), 0, 0, 1)
 
 
