@@ -4,15 +4,15 @@
 import torch
 
 fwAD = torch.autograd.forward_ad
-def names(g):
-    return type(g.grad_fn).__name__ if g.grad_fn else None, [type(f[0]).__name__ if f[0] else None for f in g.grad_fn.next_functions] if g.grad_fn else None
+def names(fn):
+    return type(fn).__name__, [type(f[0]).__name__ if f[0] else None for f in fn.next_functions]
 for shape in [(3, 4), (4, 3), (2, 2), (1, 1), (0, 3)]:
     v7 = torch.arange(float(shape[0] * shape[1])).reshape(shape).requires_grad_()
     v8 = torch.trace(v7)
     g, = torch.autograd.grad(v8, [v7])
     print(shape, g.tolist(), g._version, g.requires_grad, g.is_contiguous())
     g, = torch.autograd.grad((v8 * v8).sum(), [v7], create_graph=True)
-    print(g.tolist(), g._version, names(g), names(g.grad_fn.next_functions[0][0]))
+    print(g.tolist(), g._version, names(g.grad_fn), names(g.grad_fn.next_functions[0][0]))
     h, = torch.autograd.grad((g * g).sum(), [v7])
     print(h.tolist())
     v7.grad = None
