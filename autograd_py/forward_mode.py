@@ -141,7 +141,7 @@ def _own(r, node, tangents, level):
     """Only a view op's tangent shares memory with its input's. Another op's formula may hand back
     an input's tangent (clone, ``x + y`` with one dual) or a broadcast of it; PyTorch's formulas make
     fresh memory there, so an in-place op on the output never writes into the input's tangent."""
-    if getattr(node, "fw_view", False):
+    if getattr(node, "fw_view", False) or getattr(node, "fw_alias", False):
         return r
     import numpy as np
     for t in tangents:

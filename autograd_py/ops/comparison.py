@@ -289,6 +289,7 @@ class RemainderBackward0(Node):
 
     element_wise = True
     args = ()
+    fw_alias = True  # derivatives.yaml's ``self: grad``: the tangent is self_t itself, not a copy
 
     def backward(self, grad):
         return grad
