@@ -119,12 +119,14 @@ class AddmmBackward0(Node):
     alpha = beta = 1
 
     def jvp(self, tangents, inputs, result):
-        # self_t + mat1_t.mm(mat2_p) + mat1_p.mm(mat2_t), added in that order; a missing tangent's
-        # term is a zero that still reads its primal (the tangent requires grad when mat2 does)
+        # beta * self_t + alpha * mat1_t.mm(mat2_p) + alpha * mat1_p.mm(mat2_t), added in that order;
+        # a missing tangent's term is a zero that still reads its primal (the tangent requires grad
+        # when mat2 does)
         (t0, t1, t2), (_, a, b) = tangents, inputs
-        out = t0
+        out = None if t0 is None else _times(t0, self.beta)
         for part in (None if t1 is None else mm(t1, b), None if t2 is None else mm(a, t2)):
             if part is not None:
+                part = _times(part, self.alpha)
                 out = part if out is None else out + part
         if t1 is None or t2 is None:  # PyTorch adds that zero term: -0.0 in self_t comes out 0.0
             from ..forward_mode import linked, zeros_tangent
@@ -133,26 +135,49 @@ class AddmmBackward0(Node):
         return out
 
     def backward(self, grad):
-        gs = grad if self._next_functions[0][0] is not None else None
+        gs = _times(grad, self.beta) if self._next_functions[0][0] is not None else None
         g1 = g2 = None
         if self._next_functions[2][0] is not None:
-            g2 = _mat2_grad(grad, self.saved("mat1"), self.mat2_sym_sizes, self.mat2_sym_strides)
+            g2 = _times(_mat2_grad(grad, self.saved("mat1"), self.mat2_sym_sizes, self.mat2_sym_strides), self.alpha)
         if self._next_functions[1][0] is not None:
-            g1 = _mat1_grad(grad, self.saved("mat2"), self.mat1_sym_sizes, self.mat1_sym_strides)
+            g1 = _times(_mat1_grad(grad, self.saved("mat2"), self.mat1_sym_sizes, self.mat1_sym_strides), self.alpha)
         return gs, g1, g2
 
 
-def addmm(input, mat1, mat2):
-    """``input + mat1 @ mat2`` as one node, which is what ``F.linear`` with a bias records."""
+def _times(t, k):
+    """derivatives.yaml's maybe_multiply: ``t * k``, or ``t`` itself for ``k == 1``."""
+    if k == 1:
+        return t
+    from .pointwise import mul_scalar
+    return mul_scalar(t, k)
+
+
+def addmm(input, mat1, mat2, *, beta=1, alpha=1):
+    """``beta * input + alpha * (mat1 @ mat2)`` as one node, which is what ``F.linear`` with a bias
+    records (``beta=0`` ignores ``input``, NaNs included).
+
+    Example::
+
+        >>> torch.addmm(torch.ones(2), torch.eye(2), torch.tensor([[1., 2.], [3., 4.]]), beta=2)
+        tensor([[3., 4.],
+                [5., 6.]])
+    """
     if input._data.dtype != mat2._data.dtype:
         raise RuntimeError(f"self and mat2 must have the same dtype, but got {_short(input)} and {_short(mat2)}")
     if mat1._data.dtype != mat2._data.dtype:
         raise RuntimeError(f"mat1 and mat2 must have the same dtype, but got {_short(mat1)} and {_short(mat2)}")
     prod = mm(mat1.detach(), mat2.detach())
     bias = expand(input.detach(), prod._data.shape)  # PyTorch's message for a bias of the wrong size
-    out = _make(prod._data + bias._data)
+    dt = prod._data.dtype
+    p = prod._data if alpha == 1 else prod._data * dt.type(alpha)
+    if beta == 0:
+        out = _make(np.asarray(p + dt.type(0), dtype=dt))
+    else:
+        out = _make(np.asarray(p + (bias._data if beta == 1 else bias._data * dt.type(beta)), dtype=dt))
     if grad_on(input, mat1, mat2):
-        record(out, _product_node(AddmmBackward0, out, mat1, mat2, "mat1"), (input, mat1, mat2))
+        node = _product_node(AddmmBackward0, out, mat1, mat2, "mat1")
+        node.alpha, node.beta = alpha, beta
+        record(out, node, (input, mat1, mat2))
     return out
 
 
