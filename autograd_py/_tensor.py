@@ -102,7 +102,7 @@ class Tensor:
         self._data = src._data
         self._version_counter = grad_mode.new_version_counter()
         if requires_grad:
-            self.requires_grad_(True)
+            self._set_requires_grad(True)
 
     # ---------------------------------------------------------------- attributes
     @property
@@ -123,10 +123,17 @@ class Tensor:
 
     @requires_grad.setter
     def requires_grad(self, flag):
-        self.requires_grad_(flag)
+        self._set_requires_grad(flag)
 
     def requires_grad_(self, requires_grad=True):
         """Sets ``requires_grad`` in place on a leaf. Returns this tensor."""
+        if grad_mode.transform_depth[0]:
+            raise RuntimeError(grad_mode.TRANSFORM_REQUIRES_GRAD)
+        return self._set_requires_grad(requires_grad)
+
+    def _set_requires_grad(self, requires_grad):
+        """``requires_grad_`` without the torch.func check: the setter, ``Parameter`` and the
+        transforms' own leaves, which PyTorch allows inside a transformed function."""
         if self._grad_fn is not None:
             if not requires_grad:
                 raise RuntimeError(REQUIRES_GRAD_NON_LEAF)

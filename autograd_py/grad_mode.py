@@ -4,6 +4,14 @@ import functools
 # A one-element list so the hot path reads a local without a function call.
 _state = [True]
 _inference = [False]
+# Above 0 while a torch.func transform (or vmap) runs the user's function: PyTorch refuses
+# ``requires_grad_()`` there.
+transform_depth = [0]
+TRANSFORM_REQUIRES_GRAD = (
+    "You are attempting to call Tensor.requires_grad_() (or perhaps using torch.autograd.functional.* APIs) inside "
+    "of a function being transformed by a functorch transform. This is unsupported, please attempt to use the "
+    "functorch transforms (e.g. grad, vjp, jacrev, jacfwd, hessian) or call requires_grad_() outside of a function "
+    "being transformed instead.")
 
 
 def is_grad_enabled():

@@ -91,10 +91,16 @@ class BatchedTensor(Tensor):
 
     @requires_grad.setter
     def requires_grad(self, flag):
-        self._value.requires_grad_(flag)
+        self._value._set_requires_grad(flag)
 
     def requires_grad_(self, requires_grad=True):
-        self._value.requires_grad_(requires_grad)
+        from .. import grad_mode
+        if grad_mode.transform_depth[0]:
+            raise RuntimeError(grad_mode.TRANSFORM_REQUIRES_GRAD)
+        return self._set_requires_grad(requires_grad)
+
+    def _set_requires_grad(self, requires_grad):
+        self._value._set_requires_grad(requires_grad)
         return self
 
     @property

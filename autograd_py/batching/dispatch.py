@@ -279,6 +279,17 @@ def uninstall():
     _installed[0] = False
 
 
+def call_user(func, *args, **kwargs):
+    """Runs the user's function for a transform (``func`` in its batched form, see ``batching``),
+    counted in ``grad_mode.transform_depth`` so that ``requires_grad_()`` refuses as in PyTorch."""
+    from .. import grad_mode
+    grad_mode.transform_depth[0] += 1
+    try:
+        return batching(func)(*args, **kwargs)
+    finally:
+        grad_mode.transform_depth[0] -= 1
+
+
 def batching(func):
     """``func`` itself, or its wrapper when it is an op passed before the swap (``vmap(torch.dot)``)."""
     return _by_original.get(id(func), func) if _installed[0] else func

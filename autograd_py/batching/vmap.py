@@ -119,7 +119,7 @@ def _vmap_call(func, in_dims, out_dims, randomness, chunk_size, args, kwargs):
         for b in batched:
             if isinstance(b, BatchedTensor):
                 b._depth = len(levels)
-        out = dispatch.batching(func)(*tree_unflatten(batched, spec), **kwargs)
+        out = dispatch.call_user(func, *tree_unflatten(batched, spec), **kwargs)
         return _unwrap_outputs(func, out, out_dims, level, size)
     finally:
         levels.pop()

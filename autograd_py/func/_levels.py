@@ -68,7 +68,7 @@ class GradLevel:
                 self.inputs[id(out)] = (out, x)
             return out
         leaf = x.detach()
-        leaf.requires_grad_(True)
+        leaf._set_requires_grad(True)  # the transform's own leaf, allowed inside an outer transform
         leaf._func_level = self
         copy_tangents(x, leaf)
         self.leaves[id(leaf)] = leaf

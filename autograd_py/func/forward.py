@@ -7,7 +7,7 @@ per Jacobian column.
 """
 import functools
 
-from ..batching.dispatch import batching  # an op passed before a vmap began: its batched form
+from ..batching.dispatch import call_user  # the user's function, batched and counted as transformed
 from .._tensor import Tensor
 from ._args import (assert_non_empty_list_of_tensors, assert_non_empty_tensor_output, error_if_complex,
                     replace_args, slice_argnums, wrap_argnums)
@@ -60,7 +60,7 @@ def _jvp(func, primals, tangents, argnums, *, strict=False, has_aux=False):
         duals = tree_unflatten([level.dual(p, t) for p, t in zip(flat_primals, flat_tangents)], primals_spec)
         if argnums is not None:
             duals = replace_args(primals, duals, wrap_argnums(argnums, len(primals)))
-        result = batching(func)(*duals)
+        result = call_user(func, *duals)
         aux = None
         if has_aux:
             if not (isinstance(result, tuple) and len(result) == 2):
@@ -234,7 +234,7 @@ def linearize(func, *primals):
         >>> output, jvp_fn = torch.func.linearize(fn, x)
         >>> jvp_fn(torch.ones(3, 3))   # cos(x)
     """
-    output = batching(func)(*primals)
+    output = call_user(func, *primals)
     flat_primals, primals_spec = tree_flatten(primals)
     # PyTorch traces the JVP here, so an op without a forward formula fails at this call
     # (and warns a second time, as its trace does)

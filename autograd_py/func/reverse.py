@@ -10,7 +10,7 @@ import functools
 
 import numpy as np
 
-from ..batching.dispatch import batching  # an op passed before a vmap began: its batched form
+from ..batching.dispatch import call_user  # the user's function, batched and counted as transformed
 from .. import grad_mode
 from .._tensor import Tensor
 from ..autograd.api import grad as autograd_grad
@@ -123,7 +123,7 @@ def _grad_and_value(func, argnums, has_aux, args, kwargs):
     api = "grad_and_value(f)(*args)"
     with GradLevel() as level, grad_mode.enable_grad():
         args, diff_args = _differentiable_args(level, args, argnums)
-        output = batching(func)(*args, **kwargs)
+        output = call_user(func, *args, **kwargs)
         aux = None
         if has_aux:
             output, aux = _split_aux(output, api)
@@ -172,7 +172,7 @@ def _vjp(func, primals, argnums, has_aux):
     api = "vjp(f, *primals)"
     with GradLevel() as level, grad_mode.enable_grad():
         args, diff_primals = _differentiable_args(level, primals, argnums)
-        out = batching(func)(*args)
+        out = call_user(func, *args)
         aux = None
         if has_aux:
             out, aux = _split_aux(out, api)

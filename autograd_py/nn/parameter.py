@@ -35,7 +35,7 @@ class Parameter(Tensor):
         if requires_grad:
             if src._data.dtype.kind not in "fc":
                 raise RuntimeError(FLOAT_ONLY)
-            Tensor.requires_grad_(param, True)  # refused for an inference tensor outside inference mode
+            Tensor._set_requires_grad(param, True)  # refused for an inference tensor outside inference mode
         return param
 
     def __init__(self, data=None, requires_grad=True):
