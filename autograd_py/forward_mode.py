@@ -24,6 +24,19 @@ _holders = {}
 # tangents were pushed (None when nobody is watching, so it costs one test).
 listener = [None]
 
+WRONG_SIZE = ("Trying to set a forward gradient that has a different size than that of the original Tensor, this is "
+              "not supported. Tensor is of size {} while the given forward gradient is of size {}.")
+
+
+def check_dual(primal, tangent, size=True):
+    """PyTorch's checks on a primal and its tangent: both floating point, and (``size``) one size."""
+    for name, t in (("primal", primal), ("tangent", tangent)):
+        if t.dtype.np.kind not in "fc":
+            raise ValueError(f"Expected {name} to be floating point or complex, but got: {t.dtype}")
+    if size and tuple(tangent.shape) != tuple(primal.shape):
+        raise RuntimeError(WRONG_SIZE.format(list(primal.shape), list(tangent.shape)))
+
+
 NO_LEVEL = ("Trying to create a dual Tensor for forward AD but no level exists, make sure to "
             "enter_dual_level() first.")
 
@@ -130,7 +143,7 @@ def _fitted(t, out, node=None):
     if t._data.shape != out._data.shape:
         from .ops.shape import expand
         t = expand(t, out._data.shape)
-    if t._data.dtype != out._data.dtype and out._data.dtype.kind in "fc" and type(node).__name__ != "CopyBackwards":
+    if t._data.dtype != out._data.dtype and out._data.dtype.kind in "fc" and not getattr(node, "fw_keeps_dtype", False):
         # a backward-derived formula gives the input's dtype (float32 x + float64 y); PyTorch's
         # copy_ alone keeps the source's tangent as it is
         t = t.to(out.dtype)
@@ -161,6 +174,11 @@ def zeros_tangent(t):
 _MARK = object()  # an edge marker: "compute this input's formula"
 
 
+def _only_edge(i, n):
+    """Edges that make a backward formula compute input ``i``'s gradient alone."""
+    return tuple((_MARK, 0) if j == i else (None, 0) for j in range(n))
+
+
 def auto_element_wise(node, tangents, inputs, out):
     """The JVP of an elementwise op from its backward formula: for each input with a tangent, the
     formula of that input alone, run with the tangent as the output gradient and the primals in
@@ -177,7 +195,7 @@ def auto_element_wise(node, tangents, inputs, out):
         for i, t in enumerate(tangents):
             if t is None:
                 continue
-            node._next_functions = tuple((_MARK, 0) if j == i else (None, 0) for j in range(len(inputs)))
+            node._next_functions = _only_edge(i, len(inputs))
             if t._data.shape != out._data.shape:
                 from .ops.shape import expand
                 t = expand(t, out._data.shape)
@@ -208,7 +226,7 @@ def _with_zero_terms(node, tangents, inputs, out, total):
     for i, t in enumerate(tangents):
         if t is not None:
             continue
-        node._next_functions = tuple((_MARK, 0) if j == i else (None, 0) for j in range(len(inputs)))
+        node._next_functions = _only_edge(i, len(inputs))
         zero = zeros_tangent(out) if zero is None else zero
         part = node.backward(zero)
         part = part[i] if isinstance(part, tuple) else part

@@ -81,16 +81,11 @@ def make_dual(tensor, tangent, *, level=None):
     inner = _internal(level)
     if inner is None:
         raise RuntimeError("Invalid level given to _make_dual")
-    for name, t in (("primal", tensor), ("tangent", tangent)):
-        if t._data.dtype.kind not in "fc":
-            raise ValueError(f"Expected {name} to be floating point or complex, but got: {t.dtype}")
+    forward_mode.check_dual(tensor, tangent, size=False)
     if forward_mode.tangent(tensor, inner) is not None:
         raise RuntimeError(f"Making a dual Tensor based on a Tensor that already has a forward gradient at the "
                            f"same level {level or 0} is not supported.")
-    if tangent._data.shape != tensor._data.shape:
-        raise RuntimeError("Trying to set a forward gradient that has a different size than that of the original "
-                           f"Tensor, this is not supported. Tensor is of size {list(tensor._data.shape)} while the "
-                           f"given forward gradient is of size {list(tangent._data.shape)}.")
+    forward_mode.check_dual(tensor, tangent)
     from ..ops.shape import view
     out = view(tensor, tensor._data.shape)
     forward_mode.set_tangent(out, _laid_out_like(tangent, tensor), inner)

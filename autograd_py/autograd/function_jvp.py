@@ -22,8 +22,7 @@ VIEW_NOT_VIEW = "A custom Function's forward is returning a view (or an input as
 VIEW_OTHER_BASE = ("A custom Function is returning a view but the jvp is not returning a view of the same base as "
                    "the given grad input.")
 VIEW_OTHER_INPUT = "A custom Function is returning a view but the jvp is not returning a view of the given grad input."
-WRONG_SIZE = ("Trying to set a forward gradient that has a different size than that of the original Tensor, this is "
-              "not supported. Tensor is of size {} while the given forward gradient is of size {}.")
+WRONG_SIZE = forward_mode.WRONG_SIZE
 
 
 def forward_disabled():

@@ -29,21 +29,15 @@ def lift(x):
     """``x`` batched at every active level: a missing level is an expanded (stride-0) dim."""
     if not isinstance(x, Tensor) or not levels:
         return x
-    p, have = chain(x)
     active = [lv for lv, _, _ in levels]
-    if have == active:
+    if chain(x)[1] == active:
         return x
-    for i, (lv, size, _) in enumerate(levels):
-        if lv not in have:
-            p = p.unsqueeze(i)
-            p = p.expand(*p.shape[:i], size, *p.shape[i + 1:])
-    for lv in active:
-        p = BatchedTensor(p, lv)
-    return p
+    return wrapped(_lift_to(x, active), active)
 
 
-def physical(x):
-    return chain(lift(x))[0] if isinstance(x, Tensor) else x
+def lifted_physical(x):
+    """The physical value of ``x`` with a dim for every active level."""
+    return _lift_to(x, [lv for lv, _, _ in levels]) if isinstance(x, Tensor) else x
 
 
 def any_batched(*groups):
@@ -68,14 +62,14 @@ def grad(original, outputs, inputs, grad_outputs, kwargs):
     extra = _cotangent_only_levels(outs, gos)
     if extra:
         return _grads_batched(original, outs, ins, gos, extra, kwargs)
-    phys_outs = [physical(o) for o in outs]
+    phys_outs = [lifted_physical(o) for o in outs]
     phys_gos = []
     for o, g, p in zip(outs, gos, phys_outs):
         if g is None and o.dim() == 0 and p.dim() > 0:  # batched, or an unbatched output lifted
             from ..creation import ones_like
             phys_gos.append(ones_like(p))  # the implicit 1 of a scalar output, once per example
         else:
-            phys_gos.append(physical(g) if g is not None else None)
+            phys_gos.append(lifted_physical(g) if g is not None else None)
     # Inputs are not lifted: an expanded copy made now would not be in the graph. GradLevel lifts
     # the inputs it differentiates before the function runs.
     chains = [chain(x) for x in ins]

@@ -68,13 +68,10 @@ _by_original = {}  # id(original) -> its wrapper: ``vmap(torch.dot)`` got the or
 
 
 def original(name):
-    """The op itself, without batching (for a rule that wants PyTorch's own shape check)."""
+    """The entry point ``name`` (torch namespace, else Tensor method), for a rule that calls it on
+    plain tensors to get PyTorch's own shape checks."""
     import autograd_py
-    return getattr(autograd_py, name, None) or getattr(_unswapped_tensor(), name)
-
-
-def _unswapped_tensor():
-    return Tensor
+    return getattr(autograd_py, name, None) or getattr(Tensor, name)
 
 
 def dispatched(name):
@@ -103,7 +100,7 @@ def _make_wrapper(name, fn, rule):
     return wrapper
 
 
-def _random_wrapper(name, fn, rule):
+def _random_wrapper(name, fn):
     def wrapper(*args, **kwargs):
         if _inside[0] or name == "dropout" and not _dropout_draws(args, kwargs):
             return fn(*args, **kwargs)
@@ -154,10 +151,10 @@ def _same_like(name, fn, args, kwargs):
 
 def _sizes(args, kwargs):
     if "size" in kwargs:
-        return tuple(kwargs.pop("size")), ()
+        return tuple(kwargs.pop("size"))
     if len(args) == 1 and isinstance(args[0], (tuple, list)):
-        return tuple(args[0]), ()
-    return tuple(a for a in args if isinstance(a, int)), ()
+        return tuple(args[0])
+    return tuple(a for a in args if isinstance(a, int))
 
 
 def _different(name, fn, args, kwargs, level):
@@ -171,7 +168,7 @@ def _different(name, fn, args, kwargs, level):
             return x
         return BatchedTensor(fn(x._value, *args[1:], **kwargs), lv)
     if name in ("rand", "randn"):
-        shape, _ = _sizes(args, kwargs)
+        shape = _sizes(args, kwargs)
         return BatchedTensor(fn(size, *shape, **kwargs), lv)
     if name == "randint" and len(args) >= 2 and isinstance(args[-1], (tuple, list)):
         return BatchedTensor(fn(*args[:-1], (size, *args[-1]), **kwargs), lv)
@@ -219,7 +216,7 @@ _installed = [False]
 
 def _entry(owner, name, rule, random):
     fn = _current(owner, name)
-    return [owner, name, fn, (_random_wrapper if random else _make_wrapper)(name, fn, rule), rule, random]
+    return [owner, name, fn, (_random_wrapper(name, fn) if random else _make_wrapper(name, fn, rule)), rule, random]
 
 
 def _current(owner, name):

@@ -53,8 +53,7 @@ def _wrap_outputs(out, out_dims, level):
 def _wrap_one(out, dim, level):
     if dim is None or not isinstance(out, Tensor):
         return out
-    from .vmap import _moved
-    return BatchedTensor(_moved(out, dim, 0) if dim else out, level)
+    return BatchedTensor(out.movedim(dim, 0) if dim else out, level)
 
 
 @contextlib.contextmanager

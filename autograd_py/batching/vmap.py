@@ -114,7 +114,7 @@ def _vmap_call(func, in_dims, out_dims, randomness, chunk_size, args, kwargs):
         dispatch.install()
     levels.append((level, size, randomness))
     try:
-        batched = [BatchedTensor(_moved(leaf, dim, 0) if dim else leaf, level) if dim is not None else leaf
+        batched = [BatchedTensor(leaf.movedim(dim, 0) if dim else leaf, level) if dim is not None else leaf
                    for leaf, dim in zip(leaves, dims)]
         for b in batched:
             if isinstance(b, BatchedTensor):
@@ -156,16 +156,6 @@ def _out_dims_list(out_dims, spec, n):
     return dims if len(dims) == n else [out_dims[0]] * n
 
 
-def _moved(t, source, destination):
-    """``t.movedim(source, destination)``, through permute (so it batches under an outer vmap)."""
-    from ..ops.shape import _wrap_dim
-    n = t.dim()
-    source, destination = _wrap_dim(source, n), _wrap_dim(destination, n)
-    order = [d for d in range(n) if d != source]
-    order.insert(destination, source)
-    return t.permute(*order)
-
-
 def _unwrap_outputs(func, out, out_dims, level, size):
     from ..func._pytree import tree_flatten, tree_unflatten
     leaves, spec = tree_flatten(out)
@@ -186,5 +176,5 @@ def _unwrap_outputs(func, out, out_dims, level, size):
             result.append(leaf)
             continue
         value = leaf._value if batched else leaf.unsqueeze(0).expand(size, *leaf.shape)
-        result.append(_moved(value, 0, dim) if dim else value)
+        result.append(value.movedim(0, dim) if dim else value)
     return tree_unflatten(result, spec)

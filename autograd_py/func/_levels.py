@@ -169,14 +169,7 @@ class JvpLevel:
             primal, tangent = bridge.lift(primal), bridge.lift(tangent)
             (p, found), (t, _) = bridge.chain(primal), bridge.chain(tangent)
             return bridge.wrapped(self.dual(p, t), found)
-        for name, t in (("primal", primal), ("tangent", tangent)):
-            if t.dtype.np.kind not in "fc":
-                raise ValueError(f"Expected {name} to be floating point or complex, but got: {t.dtype}")
-        if tuple(tangent.shape) != tuple(primal.shape):
-            raise RuntimeError("Trying to set a forward gradient that has a different size than that of the "
-                               f"original Tensor, this is not supported. Tensor is of size "
-                               f"{list(tuple(primal.shape))} while the given forward gradient is of size "
-                               f"{list(tuple(tangent.shape))}.")
+        forward_mode.check_dual(primal, tangent)
         out = alias(primal)
         forward_mode.set_tangent(out, _laid_out_like(tangent, primal), self.level)
         return out

@@ -571,6 +571,8 @@ def _zeros_like(grad):
 
 
 class CopyBackwards(Node):
+    fw_keeps_dtype = True  # copy_'s tangent keeps the source's dtype, as PyTorch's (forward_mode._fitted)
+
     def name(self):
         return "torch::autograd::CopyBackwards"
 

@@ -25,7 +25,7 @@ def _function(namespace, name):
     if not isinstance(name, str) or not NAME.match(name):
         raise RequestError("bad_name", f"function: {name!r} is not a variable name", role="function", name=str(name))
     value = namespace
-    for part in expression(name).replace("]", "").replace("[", ".").split("."):
+    for part in name.split("."):  # ``model.0`` is ``model[0]``
         try:
             value = value[part] if isinstance(value, dict) else (
                 value[int(part)] if part.isdigit() else getattr(value, part))
