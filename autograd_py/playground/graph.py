@@ -176,6 +176,14 @@ def _tensor_provenance(t, provenance):
     return {"line": getattr(provenance, "tensor_lines", {}).get(id(t))}
 
 
+def _accumulate_provenance(node, provenance):
+    """An AccumulateGrad is made lazily, by the first op that reads its leaf: it takes the leaf's
+    line, the one the editor can link it to (no order: no op recorded it)."""
+    if provenance is None or not isinstance(node, AccumulateGrad) or node.variable is None:
+        return {}
+    return _tensor_provenance(node.variable, provenance)
+
+
 def export(namespace, budget=DEFAULT_BUDGET, provenance=None):
     """The graph of every named tensor in ``namespace``, as JSON-able dicts.
 
@@ -227,7 +235,7 @@ def export(namespace, budget=DEFAULT_BUDGET, provenance=None):
     cut = shown[room:]
     shown = shown[:room]
     shown_set = set(shown)
-    nodes.extend({**_node_json(n), **of(n)} for n in shown)
+    nodes.extend({**_node_json(n), **of(n), **_accumulate_provenance(n, provenance)} for n in shown)
     nodes.extend(blocks)
 
     def ref(node):

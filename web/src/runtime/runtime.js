@@ -5,7 +5,7 @@
 
 import { failedResult } from "./failed_result.js";
 
-const VIEW_REQUESTS = new Set(["reset", "backward", "jacobian", "describe", "compare_modes"]);
+const VIEW_REQUESTS = new Set(["reset", "backward", "jacobian", "describe", "compare_modes", "inspect"]);
 
 async function fetchBytes(url) {
   const response = await fetch(url);
@@ -87,9 +87,11 @@ export class Runtime {
   /**
    * A new namespace with its own settings (see autograd_py/playground/globals.py).
    * @param {(stream: string, text: string) => void} emit streamed output, batched by Python
+   * @param {object} [options]
+   * @param {boolean} [options.timeline] record each run's timeline (the page's time travel; embeds do without)
    */
-  newSession(emit) {
-    return this.playground.Session.callKwargs({ on_output: emit });
+  newSession(emit, { timeline = false } = {}) {
+    return this.playground.Session.callKwargs({ on_output: emit, timeline });
   }
 
   /** Answers one request of a session with its result message. */

@@ -15,6 +15,7 @@
 //     {id, type: "jacobian", output, input}   the Jacobian, one autograd.grad per row
 //     {id, type: "describe", node}            a graph node's details (saved tensors, formula)
 //     {id, type: "compare_modes", function, input}   one Jacobian by JVPs and by VJPs (the modes panel)
+//     {id, type: "inspect", name, step}        a variable at a timeline step (the editor's hover)
 //     {type: "ping"}               answered at once by a pong (not queued; see python_client.js)
 //   worker -> page, over the port
 //     {type: "alive"}                        the lock is held; the page may watch it
@@ -25,7 +26,8 @@
 //     {type: "stdout" | "stderr" | "warning" | "echo", text}   streamed, batched by the Python side
 //     {id, type: "result", ok, stdout, stderr, error, duration_ms, ...}
 //       run/eval/backward/reset results also carry the views' state: graph (graph.export),
-//       trace (last backward pass), grad_history, failed_node; see autograd_py/playground/session.py.
+//       trace (last backward pass), grad_history, failed_node; a run's also carries its timeline
+//       (steps as deltas, loop groups; autograd_py/playground/timeline.py); see session.py.
 // Requests are queued and answered in order, one at a time; every request gets
 // a result, even when answering fails. When Pyodide itself crashed, the worker
 // ends itself after that result, so the page restarts Python. shared_worker.js
@@ -80,6 +82,6 @@ self.onmessage = (event) => {
 
 runtime.load().then((ready) => {
   if (!ready) return;
-  session = runtime.newSession((stream, text) => post({ type: stream, text: String(text) }));
+  session = runtime.newSession((stream, text) => post({ type: stream, text: String(text) }), { timeline: true });
   queue.open();
 });
