@@ -34,7 +34,8 @@ import autograd_py  # noqa: E402
 import fw_torchlike  # noqa: E402
 import problems  # noqa: E402
 
-_WORKLOAD_OF = {"W1": "W1", "W2": "W2", "W3-loop": "W3", "W3-vec": "W3", "W4": "W4", "W5": "W5"}
+_WORKLOAD_OF = {"W1": "W1", "W2": "W2", "W3-loop": "W3", "W3-vec": "W3", "W4": "W4", "W5": "W5",
+                "F1-jacfwd": "W3", "F2-jacrev": "W3", "F3-vmap": "F3", "F3-loop": "F3"}
 
 
 class _GcClock:

@@ -6,6 +6,8 @@ A wrapper sends a call with a batched argument to its rule, and any other call s
 original, so the ops' own internals (which call each other directly) never see a BatchedTensor.
 Random ops also check vmap's ``randomness`` flag.
 """
+import operator
+
 from . import rules as R
 from . import rules_index as RI
 from . import rules_matmul as RM
@@ -241,6 +243,23 @@ def install():
     points are swapped with one ``dict.update``; Tensor's few, one ``setattr`` each."""
     if not _table:
         _build()
+    if not _wrappers or not _unchanged():
+        _refresh()
+    for owner, new, _ in _swaps.values():
+        _apply(owner, new)
+    _installed[0] = True
+
+
+def _unchanged():
+    """True when every entry point is still the original its wrapper was made for: per owner, one
+    C-level fetch of all its names and one tuple comparison (this runs at every outermost vmap)."""
+    try:
+        return all(fetch(namespace) == originals for namespace, fetch, originals in _checks)
+    except KeyError:  # a name the owner serves from a module ``__getattr__``: not in its dict yet
+        return False
+
+
+def _refresh():
     changed = not _wrappers
     for entry in _table:
         if _current(entry[0], entry[1]) is not entry[2]:
@@ -254,11 +273,13 @@ def install():
             _wrappers.setdefault("Tensor." + name if owner is Tensor else name, wrapper)
             new, old = _swaps.setdefault(id(owner), (owner, {}, {}))[1:]
             new[name], old[name] = wrapper, fn
-    for owner, new, _ in _swaps.values():
-        _apply(owner, new)
-    _installed[0] = True
+    _checks.clear()
+    for owner, _, old in _swaps.values():
+        fetch = operator.itemgetter(*old)
+        _checks.append((owner.__dict__ if owner is Tensor else vars(owner), fetch, fetch(old)))
 
 
+_checks = []  # (owner's namespace, itemgetter of its swapped names, their originals), per owner
 _swaps = {}  # id(owner) -> (owner, {name: wrapper}, {name: original})
 
 
