@@ -14,6 +14,9 @@ def matmul(level, call, args, kwargs):
         original("matmul")(a if ra else a._value if is_batched_at(a, level) else a,
                            b if rb else b._value if is_batched_at(b, level) else b)  # PyTorch's 0-dim error
     pa, pb = physical(a, level), physical(b, level)
+    direct = _direct(a, b, pa, pb, ra, rb, level)
+    if direct is not None:
+        return wrap(direct, level)
     if ra == 1:
         pa = pa.unsqueeze(-2)
     if rb == 1:
@@ -30,6 +33,28 @@ def matmul(level, call, args, kwargs):
     if ra == 1:
         out = out.squeeze(-1 if rb == 1 else -2)
     return wrap(out, level)
+
+
+def _direct(a, b, pa, pb, ra, rb, level):
+    """The product as one op on the physical values, without padding dims or a broadcast batch to
+    fold, as functorch's dot/mv/mm batch rules: a batched operand against an unbatched vector or
+    matrix is one matmul with the batch as rows (or, on the right, as columns), and two batched
+    vectors or matrices are one bmm. None when the general path is needed."""
+    from .dispatch import dispatched
+    ba, bb = is_batched_at(a, level), is_batched_at(b, level)
+    if ba and not bb and rb <= 2:  # B...OI, I(J) -> B...O(J)
+        return dispatched("matmul")(pa, b)
+    if bb and not ba and ra <= 2:
+        if rb > 1:
+            return dispatched("matmul")(a, pb)
+        out = dispatched("matmul")(a, pb.transpose(0, 1))  # (O)I, BI -> (O)I, IB -> (O)B
+        return out if ra == 1 else out.transpose(0, 1)
+    if ba and bb and ra <= 2 and rb <= 2:  # BOI, BIJ -> BOJ, vectors as one-row/one-column matrices
+        out = dispatched("bmm")(pa if ra == 2 else pa.unsqueeze(1), pb if rb == 2 else pb.unsqueeze(2))
+        if rb == 1:
+            out = out.squeeze(-1)
+        return out.squeeze(1) if ra == 1 else out
+    return None
 
 
 def as_matmul(level, call, args, kwargs):
