@@ -19,6 +19,31 @@ ITEM_MESSAGE = ("vmap: It looks like you're calling .item() on a Tensor. We don'
 CONTROL_FLOW_MESSAGE = ("vmap: It looks like you're attempting to use a Tensor in some data-dependent control flow. "
                         "We don't support that yet, please file an issue at https://github.com/pytorch/pytorch/issues .")
 NO_STORAGE_MESSAGE = "Cannot access data pointer of Tensor that doesn't have storage"
+DATA_MESSAGE = "accessing `data` under vmap transform is not allowed"
+UNBATCHED_WRITE_MESSAGE = (
+    "vmap: {op}(self, *extra_args) is not possible because there exists a Tensor `other` in extra_args that has "
+    "more elements than `self`. This happened due to `other` being vmapped over but `self` not being vmapped over "
+    "{where}. Please try to use out-of-place operators instead of {op}. If said operator is being called inside "
+    "the PyTorch framework, please file a bug report instead.")
+
+
+def VmapRefusal(message):
+    """PyTorch's RuntimeError for something vmap cannot batch where the example's own computation
+    would run: reading a batched value (``.item()``, ``if x:``, ``.data``) or writing a batch into
+    an unbatched tensor. It is marked: jacfwd, which batches its primals where functorch batches
+    only the tangents, then retries one direction at a time (``is_refusal``)."""
+    error = RuntimeError(message)
+    error.vmap_refusal = True
+    return error
+
+
+def is_refusal(error):
+    return getattr(error, "vmap_refusal", False)
+
+
+def unbatched_write(op, depth=None):
+    """The refusal for writing a batch into a tensor not batched at this level."""
+    return VmapRefusal(UNBATCHED_WRITE_MESSAGE.format(op=op, where="in a vmap" if depth is None else f"at level {depth}"))
 
 
 class BatchedTensor(Tensor):
@@ -34,11 +59,11 @@ class BatchedTensor(Tensor):
     # physical data directly would compute the wrong thing, so it fails here instead.
     @property
     def _data(self):
-        raise RuntimeError(NO_STORAGE_MESSAGE)
+        raise VmapRefusal(NO_STORAGE_MESSAGE)
 
     @_data.setter
     def _data(self, value):
-        raise RuntimeError(NO_STORAGE_MESSAGE)
+        raise VmapRefusal(NO_STORAGE_MESSAGE)
 
     # ---------------------------------------------------------------- logical metadata
     @property
@@ -143,25 +168,33 @@ class BatchedTensor(Tensor):
 
     # ---------------------------------------------------------------- what vmap cannot batch
     def item(self):
-        raise RuntimeError(ITEM_MESSAGE)
+        raise VmapRefusal(ITEM_MESSAGE)
 
     def tolist(self):
-        raise RuntimeError(ITEM_MESSAGE)
+        raise VmapRefusal(ITEM_MESSAGE)
 
     def numpy(self, *, force=False):
-        raise RuntimeError(NO_STORAGE_MESSAGE)
+        raise VmapRefusal(NO_STORAGE_MESSAGE)
+
+    @property
+    def data(self):
+        raise VmapRefusal(DATA_MESSAGE)
+
+    @data.setter
+    def data(self, value):
+        raise VmapRefusal(DATA_MESSAGE)
 
     def __bool__(self):
-        raise RuntimeError(CONTROL_FLOW_MESSAGE)
+        raise VmapRefusal(CONTROL_FLOW_MESSAGE)
 
     def __float__(self):
-        raise RuntimeError(ITEM_MESSAGE)
+        raise VmapRefusal(ITEM_MESSAGE)
 
     def __int__(self):
-        raise RuntimeError(ITEM_MESSAGE)
+        raise VmapRefusal(ITEM_MESSAGE)
 
     def __index__(self):
-        raise RuntimeError(ITEM_MESSAGE)
+        raise VmapRefusal(ITEM_MESSAGE)
 
     def __iter__(self):
         if not self.dim():
@@ -179,7 +212,7 @@ class BatchedTensor(Tensor):
         return repr(self)
 
     def __array__(self, dtype=None, copy=None):
-        raise RuntimeError(NO_STORAGE_MESSAGE)
+        raise VmapRefusal(NO_STORAGE_MESSAGE)
 
 
 def batch_size(level):

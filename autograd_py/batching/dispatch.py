@@ -33,6 +33,7 @@ RULES = {name: R.elementwise for name in _ELEMENTWISE}
 RULES.update({name: R.inplace for name in _INPLACE})
 RULES.update({name: R.inplace_unruled(name) for name in ("clamp_", "clip_", "lerp_", "pow_", "addcmul_", "addcdiv_",
                                                          "square_")})
+RULES["__ipow__"] = R.inplace_unruled("pow_")
 RULES.update({
     **{n: R.dim_op() for n in ("sum", "mean", "prod", "amax", "amin", "argmax", "argmin", "var", "std", "all",
                                "any", "count_nonzero", "logsumexp", "cumsum", "cumprod", "softmax", "log_softmax")},
@@ -50,6 +51,7 @@ RULES.update({
     "addmm": RM.addmm, "__getitem__": RI.getitem, "__setitem__": RI.setitem, "gather": RI.gather,
     "index_select": RI.index_select, "type_as": R.type_as, "diagonal": RD.diagonal, "diag_embed": RD.diag_embed, "diag": RD.diag,
     "trace": RD.trace, "masked_select": RI.masked_select,
+    **{n: R.inplace_view for n in ("unsqueeze_", "squeeze_", "t_", "transpose_")},
 })
 NN_RULES = {
     "linear": RM.linear, "relu": R.elementwise, "leaky_relu": R.elementwise, "elu": R.elementwise,
@@ -210,7 +212,8 @@ _TENSOR_ARG_METHODS = frozenset((
     "add sub mul div true_divide divide multiply subtract pow maximum minimum where masked_fill lerp addcmul addcdiv "
     "gather index_select index_add expand_as view_as reshape_as type_as matmul mm mv bmm dot outer eq ne lt le gt "
     "ge logical_and logical_or floor_divide remainder fmod clamp clip rsub copy_ add_ sub_ mul_ div_ pow_ "
-    "masked_fill_ addcmul_ addcdiv_ lerp_ clamp_ masked_select __getitem__ __setitem__").split()) | frozenset(RANDOM)
+    "masked_fill_ addcmul_ addcdiv_ lerp_ clamp_ masked_select __getitem__ __setitem__ clamp_min clamp_max "
+    "clamp_min_ clamp_max_ fill_ __iadd__ __isub__ __imul__ __itruediv__ __ipow__").split()) | frozenset(RANDOM)
 
 _table = []  # [owner, name, original, wrapper, rule, random]: swapped in and out, made once
 _installed = [False]

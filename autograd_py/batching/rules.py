@@ -18,7 +18,8 @@ Ops without a rule run once per example (``fallback``) with PyTorch's performanc
 import warnings
 
 from .._tensor import Tensor
-from .batched import BatchedTensor, batch_size, is_batched_at, physical, rebuilt, wrap
+from .batched import (BatchedTensor, VmapRefusal, batch_size, is_batched_at, levels, physical, rebuilt,
+                      unbatched_write, wrap)
 
 FALLBACK_WARNING = ("There is a performance drop because we have not yet implemented the batching rule for "
                     "aten::{name}. Please file us an issue on GitHub so that we can prioritize its implementation. "
@@ -78,11 +79,26 @@ def inplace(level, call, args, kwargs):
     the batch cannot fit, and the op's own broadcast error says so, as in PyTorch."""
     self = args[0]
     if not is_batched_at(self, level):
-        return call(*[physical(a, level) for a in args], **{k: physical(v, level) for k, v in kwargs.items()})
+        name = call.__name__
+        if name in ("add_", "__iadd__"):  # PyTorch's add_ rule lets the op's broadcast check fail
+            try:
+                return call(*[physical(a, level) for a in args], **{k: physical(v, level) for k, v in kwargs.items()})
+            except RuntimeError as error:
+                raise VmapRefusal(str(error)) from None
+        if name == "fill_":
+            raise unbatched_write("fill_")
+        if name == "masked_fill_" and is_batched_at(_get(list(args), kwargs, 2, "value"), level):
+            raise unbatched_write("aten::masked_fill_", _depth(level))  # its fallback's check
+        raise unbatched_write("inplace arithmetic")
     rank = logical_rank(self, level)
     call(self._value, *[_aligned(a, level, rank) for a in args[1:]],
          **{k: _aligned(v, level, rank) for k, v in kwargs.items()})
     return self
+
+
+def _depth(level):
+    """How many vmaps deep ``level`` is (PyTorch's level numbers)."""
+    return next(i + 1 for i, (lv, _, _) in enumerate(levels) if lv == level)
 
 
 def _overload(name, args, kwargs):
@@ -106,6 +122,8 @@ def inplace_unruled(name):
         aten = _overload(name, args, kwargs)
         if aten is not None and any(is_batched_at(a, level) for a in list(args) + list(kwargs.values())):
             warnings.warn(FALLBACK_WARNING.format(name=aten), UserWarning, stacklevel=4)
+            if not is_batched_at(args[0], level):  # the fallback's own check, naming the op and level
+                raise unbatched_write("aten::" + aten.split(".")[0], _depth(level))
         return inplace(level, call, args, kwargs)
     return rule
 
@@ -231,7 +249,42 @@ def squeeze(level, call, args, kwargs):
         # nothing to squeeze still makes a view, as PyTorch's rule: the result is not the input
         dims = tuple(i + 1 for i, s in enumerate(x.shape) if s == 1)
         return wrap(call(x._value, dims), level)
+    if n == 0:
+        # PyTorch's squeeze_dims_batch_rule for a 0-dim example: dim 0 only (not -1), an alias
+        dims = [d] if isinstance(d, int) else list(d)
+        if dims and dims != [0]:
+            raise RuntimeError(f"Dimension is out of range (expected to be in range of [-1, 0], but got {dims}")
+        return wrap(x._value[...], level)
     return wrap(call(x._value, _shift(d, n)), level)
+
+
+def inplace_view(level, call, args, kwargs):
+    """unsqueeze_, squeeze_, t_, transpose_: the physical value changes its shape in place (the
+    batch dim stays in front), as functorch's in-place view rules."""
+    x, rest, name = args[0], list(args[1:]), call.__name__
+    n, v = logical_rank(x, level), x._value
+    if name == "unsqueeze_":
+        v.unsqueeze_(_wrap_dim(_get(rest, kwargs, 0, "dim"), n + 1) + 1)
+    elif name == "squeeze_":
+        d = _get(rest, kwargs, 0, "dim")
+        if d is None:
+            v.squeeze_(tuple(i + 1 for i, s in enumerate(x.shape) if s == 1))
+        elif n == 0:
+            x.squeeze(d)  # the out-of-place rule's check; a 0-dim example stays as it is
+        else:
+            v.squeeze_(_shift(d, n))
+    elif name == "t_":
+        if n > 2:
+            call(v[0])  # PyTorch's message for a tensor of more than 2 dims, from the logical shape
+        if n == 2:
+            v.transpose_(1, 2)
+    else:
+        d0, d1 = _get(rest, kwargs, 0, "dim0"), _get(rest, kwargs, 1, "dim1")
+        if n == 0:
+            _wrap_dim(d0, 0), _wrap_dim(d1, 0)
+        else:
+            v.transpose_(_shift(d0, n), _shift(d1, n))
+    return x
 
 
 def flatten(level, call, args, kwargs):

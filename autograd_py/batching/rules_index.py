@@ -3,7 +3,7 @@ index tensor that is batched itself gets a batch ``arange`` beside it."""
 import numpy as np
 
 from .._tensor import Tensor
-from .batched import batch_size, is_batched_at, physical, wrap
+from .batched import batch_size, is_batched_at, physical, unbatched_write, wrap
 from .rules import _aligned, _expanded, _get, _pad, _shape_args, _shift, dim_op, fallback, logical_rank
 
 
@@ -59,9 +59,9 @@ def _mask_index(level, call, x, key, masks):
 
 def setitem(level, call, args, kwargs):
     x, key, value = args
-    if not is_batched_at(x, level):
-        # Writing a batch into one unbatched tensor cannot work: the op's own error says so.
-        return call(x, _key_tuple(key), physical(value, level))
+    if not is_batched_at(x, level):  # a batched value or index cannot write into one unbatched tensor
+        indexed = any(is_batched_at(k, level) for k in _key_tuple(key))
+        raise unbatched_write("index_put_" if indexed else "inplace arithmetic")
     key = _key_tuple(key)
     if any(is_batched_at(k, level) for k in key):
         return fallback(level, call, args, kwargs)

@@ -175,6 +175,13 @@ def _unwrap_outputs(func, out, out_dims, level, size):
                 raise ValueError(f"vmap({name}, ...): `{name}` can not return a BatchedTensor when out_dim is None")
             result.append(leaf)
             continue
-        value = leaf._value if batched else leaf.unsqueeze(0).expand(size, *leaf.shape)
-        result.append(value.movedim(0, dim) if dim else value)
+        if batched:
+            result.append(leaf._value.movedim(0, dim) if dim else leaf._value)
+        elif dim >= 0:
+            # PyTorch's _remove_batch_dim expands to the sizes with the batch inserted at out_dim:
+            # for out_dim > 0 that is an expand, not a moved batch dim (and may fail to expand).
+            shape = list(leaf.shape)
+            result.append(leaf.expand(*shape[:dim], size, *shape[dim:]))
+        else:
+            result.append(leaf.unsqueeze(0).expand(size, *leaf.shape).movedim(0, dim))
     return tree_unflatten(result, spec)
