@@ -19,6 +19,7 @@ import { registerOffline } from "../offline/offline.js";
 import { OfflineBadge } from "../offline/offline_badge.js";
 import { OutputView } from "../editor/output.js";
 import { StopHint } from "../editor/stop_hint.js";
+import { timelineMarks } from "../editor/timeline_marks.js";
 import { PythonClient } from "../runtime/python_client.js";
 import { ShareUI } from "../share/share_ui.js";
 import { RestoreOriginal } from "./restore.js";
@@ -55,7 +56,13 @@ function lessonText() {
   return lessonCode(currentLesson(), settings.lang);
 }
 
+// Time travel's marks in the editor: the step's line, linked lines, gutter, cursor and hover (views/timeline.js).
+const marks = timelineMarks({
+  onCursorLine: (line) => views && views.timeline.cursorLine(line),
+  inspect: (name) => (views ? views.timeline.inspect(name) : null),
+});
 const editor = createEditor($("editor"), {
+  extensions: marks.extensions,
   doc: settings.drafts[settings.lesson] ?? lessonText(),
   label: t.editorLabel,
   onRun: () => runEditor(),
@@ -238,6 +245,7 @@ views = new Views({
   report: (result) => reportResult(result, { markLines: false }),
   echo: (text) => output.line("echo", `>>> ${text}`),
   busy: () => python.state !== "ready",
+  marks: marks.controller(editor.view),
   applyFix(fix) {
     // Python wrote the fixed line from the code that ran; only apply it to that same line, or
     // to the same code under another comment (the lesson's comments follow the language).

@@ -49,8 +49,9 @@ const theme = EditorView.theme({
  * @param {(text: string) => void} options.onChange called after every edit
  * @param {string} options.label accessible name
  * @param {boolean} [options.readOnly] no editing (selecting and copying still work)
+ * @param {Array} [options.extensions] more CodeMirror extensions (the page's timeline marks)
  */
-export function createEditor(parent, { doc, onRun, onChange, label, readOnly = false }) {
+export function createEditor(parent, { doc, onRun, onChange, label, readOnly = false, extensions = [] }) {
   const view = new EditorView({
     parent,
     state: EditorState.create({
@@ -64,6 +65,7 @@ export function createEditor(parent, { doc, onRun, onChange, label, readOnly = f
         python(),
         indentUnit.of("    "),
         errorLineField,
+        extensions,
         theme,
         EditorState.readOnly.of(readOnly),
         // An explicit tab stop, so checkers (and some screen readers) see the scroller's content as focusable.

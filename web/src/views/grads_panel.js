@@ -41,6 +41,12 @@ export class GradsPanel {
     this.draw();
   }
 
+  /** The same history with the tensors as they were at a timeline step (no change is new). */
+  showTensors(tensors) {
+    this.tensors = tensors || [];
+    this.draw();
+  }
+
   clear() {
     this.seenSeq = 0;
     this.freshFrom = 0;

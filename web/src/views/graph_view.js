@@ -5,6 +5,7 @@
 
 import { count, fill, h, s, shapeText } from "./dom.js";
 import { curvePath, layoutGraph } from "./graph_layout.js";
+import { gradientFlow } from "./graph_flow.js";
 
 const MIN_ZOOM = 0.08;
 const MIN_FIT = 0.42; // fitting never shrinks text below about 5 px
@@ -34,6 +35,9 @@ export class GraphView {
     this.selected = null;
     this.rootPick = null;
     this.step = null;
+    this.timeline = null; // {visible: Set, freed: Set} at the timeline's step, or null: the graph as it ends
+    this.linked = new Set(); // nodes made by the editor line the cursor is on
+    this.flow = null; // the selected node's gradient flow: {up: Set, down: Set}
     this.view = { k: 1, x: 0, y: 0 };
     this.signature = "";
     this.build();
@@ -114,6 +118,7 @@ export class GraphView {
     this.failed = failed;
     const nodes = graph ? graph.nodes : [];
     this.nodeData = new Map(nodes.map((n) => [n.id, n]));
+    this.flow = this.selected && this.nodeData.has(this.selected) ? gradientFlow(graph, this.selected) : null;
     this.empty.hidden = nodes.length > 0;
     this.showNote(graph && graph.truncated);
     this.showAlert(failed);
@@ -222,6 +227,7 @@ export class GraphView {
     const g = s("g", {
       class: classes.join(" "), "data-id": node.id, "data-name": data.name || (data.names || []).join(","),
       transform: `translate(${node.x - w / 2},${node.y - hgt / 2})`, tabindex: 0, role: "button",
+      "data-line": data.line ?? null,
     });
     g.appendChild(s("title", { text: [...node.lines, node.freedLine].filter(Boolean).join("\n") }));
     g.appendChild(s("rect", { class: "body", width: w, height: hgt, rx: data.kind === "tensor" ? 9 : 5 }));
@@ -238,13 +244,20 @@ export class GraphView {
     return this.viewport.querySelector(`g.node[data-id="${CSS.escape(id)}"]`);
   }
 
-  /** Re-applies selection, failure, backward root and step-through classes. */
+  /** Re-applies selection, failure, backward root, step-through, timeline, line and flow classes. */
   applyStates() {
     const step = this.step || {};
+    const tl = this.timeline;
+    const flow = this.flow;
     for (const g of this.viewport.querySelectorAll("g.node")) {
       const id = g.dataset.id;
       const data = this.nodeData.get(id);
-      const freed = Boolean(data && data.freed) && !(step.unfreed && step.unfreed.has(id));
+      const wasFreed = tl ? tl.freed.has(id) : Boolean(data && data.freed);
+      const freed = wasFreed && !(step.unfreed && step.unfreed.has(id));
+      g.classList.toggle("tl-hidden", Boolean(tl) && !tl.visible.has(id));
+      g.classList.toggle("line-linked", this.linked.has(id));
+      g.classList.toggle("flow-up", Boolean(flow && flow.up.has(id)));
+      g.classList.toggle("flow-down", Boolean(flow && flow.down.has(id)));
       g.classList.toggle("freed", freed);
       g.classList.toggle("selected", id === this.selected);
       g.classList.toggle("failed", Boolean(this.failed && this.failed.id === id));
@@ -255,6 +268,10 @@ export class GraphView {
     for (const e of this.viewport.querySelectorAll("g.edge")) {
       const active = Boolean(step.current) && e.dataset.to === step.current && step.flowing;
       e.classList.toggle("edge-active", active);
+      e.classList.toggle("tl-hidden", Boolean(tl) && !(tl.visible.has(e.dataset.from) && tl.visible.has(e.dataset.to)));
+      const { from, to } = e.dataset;
+      e.classList.toggle("edge-flow", Boolean(flow) && !e.classList.contains("edge-detached") &&
+        ((flow.up.has(from) && flow.up.has(to)) || (flow.down.has(from) && flow.down.has(to))));
       e.querySelector("path").setAttribute("marker-end",
         `url(#${active ? "arrow-active" : e.classList.contains("edge-detached") ? "arrow-detached" : "arrow"})`);
     }
@@ -262,12 +279,25 @@ export class GraphView {
 
   select(id, { silent = false } = {}) {
     this.selected = id;
+    this.flow = id && this.graph ? gradientFlow(this.graph, id) : null;
     if (this.graph) this.applyStates();
     if (!silent) this.onSelect(id);
   }
 
   setRootPick(id) {
     this.rootPick = id;
+    if (this.graph) this.applyStates();
+  }
+
+  /** The timeline's step: {visible: Set, freed: Set} of node ids, or null for the graph as it ends. */
+  setTimeline(state) {
+    this.timeline = state;
+    if (this.graph) this.applyStates();
+  }
+
+  /** Highlights the nodes an editor line made (ids; empty for none). */
+  setLinked(ids) {
+    this.linked = new Set(ids);
     if (this.graph) this.applyStates();
   }
 

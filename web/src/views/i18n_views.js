@@ -2,6 +2,7 @@
 // step-through), merged into STRINGS by i18n.js.
 
 import { FORWARD_STRINGS } from "./i18n_forward.js";
+import { TIMELINE_STRINGS } from "./i18n_timeline.js";
 
 export const VIEW_STRINGS = {
   en: {
@@ -354,4 +355,4 @@ export const VIEW_STRINGS = {
   },
 };
 
-for (const lang of Object.keys(VIEW_STRINGS)) Object.assign(VIEW_STRINGS[lang], FORWARD_STRINGS[lang]);
+for (const lang of Object.keys(VIEW_STRINGS)) Object.assign(VIEW_STRINGS[lang], FORWARD_STRINGS[lang], TIMELINE_STRINGS[lang]);

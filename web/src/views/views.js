@@ -14,6 +14,7 @@ import { GraphView } from "./graph_view.js";
 import { ModesPanel } from "./modes_panel.js";
 import { NodeDetails } from "./node_details.js";
 import { StepPanel } from "./step_panel.js";
+import { Timeline } from "./timeline.js";
 
 const $ = (id) => document.getElementById(id);
 
@@ -26,6 +27,7 @@ export class Views {
    * @param {() => boolean} hooks.busy true while Python runs something
    * @param {(fix: {kind: string, line: number, before: string, after: string}) => void} hooks.applyFix
    *     puts a one-line fix into the editor (undoably) and runs it again
+   * @param {object} [hooks.marks] the editor's timeline marks (editor/timeline_marks.js's controller)
    * @param {object} t the current language's strings
    */
   constructor(hooks, t) {
@@ -34,6 +36,7 @@ export class Views {
     this.state = { graph: null, failed: null };
     this.tab = "grads";
 
+    this.timeline = new Timeline(this, hooks);
     this.graph = new GraphView($("graph"), {
       t, onSelect: (id) => this.select(id), onFix: (fix) => hooks.applyFix(fix), busy: () => hooks.busy(),
     });
@@ -107,6 +110,7 @@ export class Views {
     this.graph.setStrings(t);
     this.details.setStrings(t);
     this.grads.setStrings(t);
+    this.timeline.setStrings(t);
     this.backward.setStrings(t);
     this.steps.setStrings(t);
     this.forward.setStrings(t);
@@ -147,6 +151,7 @@ export class Views {
     this.steps.update(result.trace || null, graph);
     this.showForward(result.forward || null, fresh, graph);
     this.modes.update(graph.tensors, result.functions);
+    this.timeline.showResult(result, graph);
     if (this.state.failed) this.graph.select(this.state.failed.id);
     else this.refreshDetails();
   }
@@ -178,6 +183,7 @@ export class Views {
   select(id) {
     const graph = this.state.graph;
     const node = id && graph ? graph.nodes.find((n) => n.id === id) : null;
+    this.timeline.selectNode(node);
     if (!node) return this.details.hide();
     // Clicking a tensor that requires grad also makes it the backward root.
     if (node.kind === "tensor" && node.requires_grad) this.backward.setRoot(node.names[0]);

@@ -1,0 +1,201 @@
+"""Time travel (issue 12): the timeline slider, graph <-> editor links, the hover inspector, gradient flow."""
+
+import re
+
+import pytest
+from playwright.sync_api import expect
+
+TEN_LINES = """import torch
+x = torch.tensor([1.0, 2.0], requires_grad=True)
+w = torch.tensor([3.0, 4.0], requires_grad=True)
+y = x * w
+z = y.sum()
+z.backward()
+x.grad.zero_()
+q = (x * x).sum()
+q.backward()
+print(x.grad)
+"""
+
+# After each step: (line, kind, graph nodes drawn, x.grad, w.grad). Drawn nodes: the tensors bound
+# by then, their grad_fns and AccumulateGrads (drawn with their leaf); the intermediate x * x of
+# line 8 has no name, so only its MulBackward0 and SumBackward0 show.
+EXPECTED = [
+    (1, "line", 0, None, None),
+    (2, "line", 2, None, None),
+    (3, "line", 4, None, None),
+    (4, "line", 6, None, None),
+    (5, "line", 8, None, None),
+    (6, "line", 8, None, None),
+    (6, "backward", 8, "[3., 4.]", "[1., 2.]"),
+    (7, "line", 8, "[0., 0.]", "[1., 2.]"),
+    (8, "line", 11, "[0., 0.]", "[1., 2.]"),
+    (9, "line", 11, "[0., 0.]", "[1., 2.]"),
+    (9, "backward", 11, "[2., 4.]", "[1., 2.]"),
+    (10, "line", 11, "[2., 4.]", "[1., 2.]"),
+]
+FREED = re.compile(r"(^|\s)freed(\s|$)")
+
+
+@pytest.fixture(scope="module")
+def ten(playground):
+    result = playground.run(TEN_LINES)
+    assert result["ok"], result
+    return playground
+
+
+def drawn(tab):
+    return tab.page.locator("[data-testid=graph] g.node:not(.tl-hidden)")
+
+
+def grad_text(tab, name):
+    row = tab.page.locator(f"[data-testid=grads] tr[data-tensor={name}]")
+    if not row.count():
+        return "absent"
+    pre = row.locator(".grad-cell > pre")
+    return pre.inner_text() if pre.count() else None
+
+
+def test_scrubbing_shows_the_graph_and_grads_of_each_step(ten):
+    slider = ten.testid("timeline")
+    assert slider.get_attribute("max") == str(len(EXPECTED))
+    assert slider.input_value() == str(len(EXPECTED))  # a run ends on its last step
+    for number, (line, kind, nodes, x_grad, w_grad) in enumerate(EXPECTED, start=1):
+        slider.fill(str(number))
+        where = ten.testid("timeline-step")
+        expect(where).to_have_attribute("data-step", str(number))
+        assert where.get_attribute("data-line") == str(line)
+        assert ("backward()" in where.inner_text()) == (kind == "backward")
+        expect(drawn(ten)).to_have_count(nodes)
+        marked = ten.page.locator(".cm-step-line")
+        expect(marked).to_have_count(1)
+        assert marked.inner_text() == TEN_LINES.splitlines()[line - 1]
+        if number >= 2:  # x is bound from step 2 on, w from step 3 on
+            assert grad_text(ten, "x") == x_grad, number
+        else:
+            assert grad_text(ten, "x") == "absent"
+        if number >= 3:
+            assert grad_text(ten, "w") == w_grad, number
+    # Saved tensors at a step: line 4's MulBackward0 is freed by the first backward, not before.
+    mul = ten.page.locator("[data-testid=graph] g.node[data-line='4'][data-name=MulBackward0]")
+    slider.fill("6")
+    expect(mul).not_to_have_class(FREED)
+    slider.fill("7")
+    expect(mul).to_have_class(FREED)
+
+
+def test_back_forward_and_arrow_keys_move_the_step(ten):
+    slider = ten.testid("timeline")
+    slider.fill("5")
+    ten.testid("timeline-back").click()
+    expect(slider).to_have_value("4")
+    ten.testid("timeline-forward").click()
+    ten.testid("timeline-forward").click()
+    expect(slider).to_have_value("6")
+    slider.focus()
+    slider.press("ArrowRight")
+    expect(slider).to_have_value("7")
+    expect(ten.testid("timeline-step")).to_contain_text("backward()")
+    # A backward step opens into the step-through.
+    ten.testid("timeline-open-pass").click()
+    expect(ten.testid("steps")).to_be_visible()
+    ten.testid("tab-grads").click()
+    slider.press("ArrowLeft")
+    expect(slider).to_have_value("6")
+    expect(ten.testid("timeline-open-pass")).to_be_hidden()
+
+
+def test_every_node_carries_its_line_and_a_click_marks_it_in_the_editor(ten):
+    ten.testid("timeline").fill(str(len(EXPECTED)))
+    nodes = ten.page.locator("[data-testid=graph] g.node")
+    lines = {nodes.nth(i).get_attribute("data-name"): nodes.nth(i).get_attribute("data-line") for i in range(nodes.count())}
+    assert lines["x"] == "2" and lines["w"] == "3" and lines["y"] == "4" and lines["z"] == "5" and lines["q"] == "8"
+    assert ten.page.locator("[data-testid=graph] g.node:not([data-line])").count() == 0
+    ten.page.locator("[data-testid=graph] g.node[data-name=SumBackward0][data-line='8']").click()
+    linked = ten.page.locator(".cm-linked-line")
+    expect(linked).to_have_count(1)
+    assert linked.inner_text() == "q = (x * x).sum()"
+    ten.page.locator("[data-testid=graph] g.node[data-name=w]").click()
+    expect(linked).to_have_text("w = torch.tensor([3.0, 4.0], requires_grad=True)")
+
+
+def test_gradient_flow_of_a_selected_node(ten):
+    ten.testid("timeline").fill(str(len(EXPECTED)))
+    graph = ten.page.locator("[data-testid=graph]")
+    graph.locator("g.node[data-name=MulBackward0][data-line='4']").click()
+    up = graph.locator("g.node.flow-up")
+    down = graph.locator("g.node.flow-down")
+    # Its gradient comes from z (through SumBackward0; y is its output) and reaches x and w through
+    # their AccumulateGrads.
+    expect(up).to_have_count(4)
+    assert sorted(up.evaluate_all("els => els.map(e => e.dataset.name)")) == ["MulBackward0", "SumBackward0", "y", "z"]
+    expect(down).to_have_count(5)
+    assert sorted(down.evaluate_all("els => els.map(e => e.dataset.name)")) == [
+        "AccumulateGrad", "AccumulateGrad", "MulBackward0", "w", "x"]
+    graph.locator("svg").click(position={"x": 5, "y": 5})
+    expect(up).to_have_count(0)
+
+
+def test_the_cursor_line_highlights_the_nodes_it_made(ten):
+    ten.testid("timeline").fill(str(len(EXPECTED)))
+    line8 = ten.page.locator(".cm-line").nth(7)
+    line8.click()
+    linked = ten.page.locator("[data-testid=graph] g.node.line-linked")
+    expect(linked).to_have_count(3)
+    assert sorted(linked.evaluate_all("els => els.map(e => e.dataset.name)")) == ["MulBackward0", "SumBackward0", "q"]
+    ten.page.locator(".cm-line").nth(0).click()
+    expect(linked).to_have_count(0)
+
+
+def test_gutter_marks_lines_that_made_nodes_or_ran_backward(ten):
+    marks = ten.page.locator(".cm-tl-gutter .cm-tl-mark")
+    expect(marks).to_have_count(7)
+    kinds = marks.evaluate_all("els => els.map(e => e.className.split('cm-tl-').pop())")
+    assert kinds.count("backward") == 2 and kinds.count("nodes") == 5  # lines 6, 9; lines 2, 3, 4, 5, 8
+    tops = marks.evaluate_all("els => els.map(e => e.getBoundingClientRect().top)")
+    line_tops = ten.page.locator(".cm-line").evaluate_all("els => els.map(e => e.getBoundingClientRect().top)")
+    lines = [min(range(len(line_tops)), key=lambda i: abs(line_tops[i] - top)) + 1 for top in tops]
+    assert sorted(zip(lines, kinds)) == [(2, "nodes"), (3, "nodes"), (4, "nodes"), (5, "nodes"), (6, "backward"),
+                                         (8, "nodes"), (9, "backward")]
+
+
+def hover_name(tab, line_index, name):
+    """Hovers the first occurrence of ``name`` on an editor line."""
+    box = tab.page.locator(".cm-line").nth(line_index).evaluate(
+        """(el, name) => {
+            const walker = document.createTreeWalker(el, NodeFilter.SHOW_TEXT);
+            for (let n = walker.nextNode(); n; n = walker.nextNode()) {
+                const at = n.data.indexOf(name);
+                if (at < 0) continue;
+                const range = document.createRange();
+                range.setStart(n, at);
+                range.setEnd(n, at + name.length);
+                const r = range.getBoundingClientRect();
+                return {x: r.x + r.width / 2, y: r.y + r.height / 2};
+            }
+            return null;
+        }""", name)
+    assert box, f"{name} not on line {line_index + 1}"
+    tab.page.mouse.move(box["x"] - 30, box["y"] + 40)
+    tab.page.mouse.move(box["x"], box["y"], steps=3)
+
+
+def test_the_inspector_shows_a_tensor_at_the_current_step(ten):
+    slider = ten.testid("timeline")
+    slider.fill("7")  # after the first backward
+    hover_name(ten, 9, "x")  # print(x.grad)
+    tip = ten.testid("tensor-inspector")
+    expect(tip).to_be_visible()
+    assert tip.locator("[data-field=grad] dd").inner_text() == "[3., 4.]"
+    assert tip.locator("[data-field=shape] dd").inner_text() == "(2,)"
+    assert tip.locator("[data-field=requires_grad] dd").inner_text() == "True"
+    assert tip.locator("[data-field=dtype] dd").inner_text() == "torch.float32"
+    ten.page.mouse.move(5, 5)
+    expect(tip).to_have_count(0)
+    slider.fill("8")
+    hover_name(ten, 3, "y")
+    expect(tip).to_be_visible()
+    assert tip.locator("[data-field=grad_fn] dd").inner_text() == "<MulBackward0>"
+    assert tip.locator("[data-field=grad] dd").inner_text() == "None"
+    assert tip.locator("[data-field=version] dd").inner_text() == "0"
+    ten.page.mouse.move(5, 5)

@@ -1,0 +1,119 @@
+// Time travel: ties a run's timeline (autograd_py/playground/timeline.py) to the
+// views. At the slider's step the graph shows the nodes that existed then and
+// which saved tensors were freed, the gradient panel each .grad as it was, and
+// the editor marks the step's line; graph nodes and editor lines link both ways;
+// the editor's hover asks Python for a variable at the step. State only.
+
+import { h } from "./dom.js";
+import { inspectorElement } from "./inspector.js";
+import { TimelinePanel } from "./timeline_panel.js";
+import { indexTimeline, stateAt, tensorsAt } from "./timeline_state.js";
+
+const NO_MARKS = { markStep() {}, markLinked() {}, setMarks() {} };
+
+export class Timeline {
+  /**
+   * @param {object} views the Views (graph, grads, steps, showTab)
+   * @param {object} hooks Views' hooks: request, busy and `marks` (the editor's, optional)
+   */
+  constructor(views, hooks) {
+    this.views = views;
+    this.hooks = hooks;
+    this.t = null;
+    this.indexed = null;
+    this.state = null;
+    this.keepPosition = false;
+    const bar = h("section", { class: "timeline-bar", "data-testid": "timeline-bar", id: "timeline-bar" });
+    document.getElementById("graph").before(bar);
+    this.bar = bar;
+    this.panel = new TimelinePanel(bar, {
+      onStep: (index) => this.show(index),
+      openPass: (step) => this.openPass(step),
+    });
+  }
+
+  get marks() {
+    return this.hooks.marks || NO_MARKS;
+  }
+
+  setStrings(t) {
+    this.t = t;
+    this.bar.setAttribute("aria-label", t.tlLabel);
+    this.panel.setStrings(t);
+    if (this.indexed) this.setGutter();
+  }
+
+  /** The next run keeps the slider where it is (live mode), instead of moving to the end. */
+  holdPosition(hold) {
+    this.keepPosition = hold;
+  }
+
+  /** Every command's result: a run's timeline replaces the last one; any other command's graph ends it. */
+  showResult(result, graph) {
+    if ("timeline" in result && result.timeline) {
+      this.indexed = indexTimeline(result.timeline, graph);
+      this.panel.load(result.timeline, { keepPosition: this.keepPosition });
+      this.setGutter();
+      this.show(this.panel.index);
+      return;
+    }
+    // A console line, a backward from the panel or a reset: the drawn graph is no longer the run's.
+    this.indexed = null;
+    this.state = null;
+    this.panel.load(null);
+    this.views.graph.setTimeline(null);
+    this.marks.markStep(null);
+    if (result.fresh || result.reset) this.marks.setMarks([]);
+  }
+
+  show(index) {
+    if (!this.indexed) return;
+    const state = stateAt(index, this.indexed);
+    this.state = state;
+    const graph = this.indexed.graph;
+    this.views.graph.setTimeline(state.last ? null : state);
+    this.views.grads.showTensors(tensorsAt(state, graph));
+    this.marks.markStep(state.step.line);
+  }
+
+  /** Gutter markers: lines that ran a pass, and lines that made drawn nodes (a leaf tensor's too). */
+  setGutter() {
+    const t = this.t;
+    const made = new Map();
+    for (const node of this.indexed.graph.nodes) if (node.line != null) made.set(node.line, (made.get(node.line) || 0) + 1);
+    const marks = [];
+    for (const [line, m] of Object.entries(this.indexed.timeline.lines)) {
+      if (m.backward) marks.push({ line: Number(line), kind: "backward", title: t.tlGutterBackward });
+      else if (m.nodes && !made.has(Number(line))) made.set(Number(line), m.nodes);
+    }
+    const passes = new Set(marks.map((m) => m.line));
+    for (const [line, n] of made) if (!passes.has(line)) marks.push({ line, kind: "nodes", title: t.tlGutterNodes(n) });
+    this.marks.setMarks(marks);
+  }
+
+  /** A backward step opens the step-through (which replays the run's last pass). */
+  openPass() {
+    this.views.showTab("steps");
+    const tab = document.getElementById("tab-steps");
+    if (tab) tab.focus();
+  }
+
+  /** A graph node was selected (null: none): the editor marks the line that made it. */
+  selectNode(node) {
+    this.marks.markLinked(node && node.line ? [node.line] : []);
+  }
+
+  /** The editor's cursor is on `line`: the graph highlights the nodes it made. */
+  cursorLine(line) {
+    const graph = this.views.state.graph;
+    const ids = graph ? graph.nodes.filter((node) => node.line === line).map((node) => node.id) : [];
+    this.views.graph.setLinked(ids);
+  }
+
+  /** The hover tooltip for `name` at the current step (null: nothing to show). */
+  async inspect(name) {
+    if (!this.state || this.hooks.busy()) return null;
+    const answer = await this.hooks.request("inspect", { name, step: this.state.step.step }, { quiet: true });
+    return inspectorElement(answer, this.t);
+  }
+}

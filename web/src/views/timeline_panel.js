@@ -1,0 +1,142 @@
+// The timeline bar above the graph: a slider over the stored steps of the last
+// run, Back/Forward buttons (and the slider's own arrow keys), what the step
+// is, a button that opens a backward step's pass in the step-through, and the
+// loop groups (a long loop's iterations summarised; any stored one can be
+// opened). It only moves a position; views.js draws the state at it.
+
+import { count, fill, h } from "./dom.js";
+
+export class TimelinePanel {
+  /**
+   * @param {HTMLElement} element the bar's container
+   * @param {object} hooks
+   * @param {(index: number) => void} hooks.onStep the position moved (a 0-based stored step)
+   * @param {(step: object) => void} hooks.openPass a backward step's "step through" was pressed
+   */
+  constructor(element, hooks) {
+    this.element = element;
+    this.hooks = hooks;
+    this.t = null;
+    this.timeline = null;
+    this.index = 0;
+    this.build();
+  }
+
+  build() {
+    this.label = h("span", { class: "tl-label", id: "timeline-label" });
+    this.back = h("button", { type: "button", class: "icon", "data-testid": "timeline-back", onclick: () => this.go(this.index - 1), text: "◀" });
+    this.forward = h("button", { type: "button", class: "icon", "data-testid": "timeline-forward", onclick: () => this.go(this.index + 1), text: "▶" });
+    this.slider = h("input", { type: "range", min: 1, max: 1, value: 1, step: 1, "data-testid": "timeline",
+      "aria-labelledby": "timeline-label", class: "tl-slider" });
+    this.slider.addEventListener("input", () => this.go(Number(this.slider.value) - 1));
+    this.where = h("span", { class: "tl-where", "data-testid": "timeline-step", "aria-live": "polite" });
+    this.pass = h("button", { type: "button", class: "ghost tl-pass", "data-testid": "timeline-open-pass", hidden: true,
+      onclick: () => this.hooks.openPass(this.current()) });
+    this.groups = h("div", { class: "tl-groups", "data-testid": "timeline-groups" });
+    this.note = h("span", { class: "tl-note muted", "data-testid": "timeline-note" });
+    fill(this.element,
+      h("div", { class: "tl-row" }, this.label, this.back, this.slider, this.forward, this.where, this.pass),
+      h("div", { class: "tl-row tl-row-groups" }, this.groups, this.note));
+    this.element.hidden = true;
+  }
+
+  setStrings(t) {
+    this.t = t;
+    this.label.textContent = t.tlLabel;
+    this.back.title = t.tlBack;
+    this.back.setAttribute("aria-label", t.tlBack);
+    this.forward.title = t.tlForward;
+    this.forward.setAttribute("aria-label", t.tlForward);
+    if (this.timeline) this.draw();
+  }
+
+  /** A run's timeline (or null: no bar). Keeps the position when asked (live mode), else the end. */
+  load(timeline, { keepPosition = false } = {}) {
+    const before = this.timeline ? this.current() : null;
+    this.timeline = timeline && timeline.steps.length ? timeline : null;
+    this.element.hidden = !this.timeline;
+    if (!this.timeline) return;
+    const n = this.timeline.steps.length;
+    this.slider.max = String(n);
+    let index = n - 1;
+    if (keepPosition && before) {
+      const same = this.timeline.steps.findIndex((step) => step.step >= before.step);
+      if (same >= 0) index = same;
+    }
+    this.index = index;
+    this.draw();
+  }
+
+  current() {
+    return this.timeline ? this.timeline.steps[this.index] : null;
+  }
+
+  go(index) {
+    if (!this.timeline) return;
+    const n = this.timeline.steps.length;
+    this.index = Math.max(0, Math.min(n - 1, index));
+    this.draw();
+    this.hooks.onStep(this.index);
+  }
+
+  /** Jumps to the stored step numbered `number` (or the first one after it). */
+  goToStep(number) {
+    const at = this.timeline.steps.findIndex((step) => step.step >= number);
+    this.go(at < 0 ? this.timeline.steps.length - 1 : at);
+  }
+
+  draw() {
+    const t = this.t;
+    if (!t || !this.timeline) return;
+    const { steps, total_steps: total } = this.timeline;
+    const step = steps[this.index];
+    this.slider.value = String(this.index + 1);
+    this.slider.setAttribute("aria-valuetext", t.tlWhere(count(step.step), count(total), step.line));
+    this.back.disabled = this.index === 0;
+    this.forward.disabled = this.index === steps.length - 1;
+    const parts = [t.tlWhere(count(step.step), count(total), step.line)];
+    if (step.kind !== "line") parts.push(step.kind === "grad" ? t.tlGrad : t.tlBackward);
+    if (step.after_elided) parts.push(t.tlAfterElided(count(step.after_elided)));
+    this.where.textContent = parts.join(" · ");
+    this.where.dataset.step = String(step.step);
+    this.where.dataset.line = String(step.line ?? "");
+    this.pass.hidden = step.kind === "line";
+    this.pass.textContent = t.tlOpenPass(step.pass);
+    this.drawGroups(step);
+    const dropped = this.timeline.total_steps - steps.length;
+    this.note.textContent = dropped > 0 ? t.tlFolded(count(steps.length), count(total)) : "";
+  }
+
+  /** The loop groups: the current step's loop with its stored iterations, else every outer loop. */
+  drawGroups(step) {
+    const groups = this.timeline.groups;
+    const inside = step.group != null ? groups.find((g) => g.id === step.group) : null;
+    const shown = inside ? [inside] : groups.filter((g) => g.parent == null).slice(0, 6);
+    fill(this.groups, shown.map((group) => this.groupRow(group, inside ? step.iteration : null)));
+    if (!inside && groups.filter((g) => g.parent == null).length > shown.length) this.groups.append(h("span", { class: "muted", text: "…" }));
+  }
+
+  groupRow(group, iteration) {
+    const t = this.t;
+    const text = t.tlLoop(group.line, count(group.iterations));
+    const row = h("span", { class: "tl-group", "data-group": group.id });
+    if (iteration == null) {
+      row.append(h("button", { type: "button", class: "ghost", "data-testid": "timeline-group", text,
+        onclick: () => this.goToStep(group.first_step) }));
+      return row;
+    }
+    // Every stored iteration can be opened; the folded ones are one entry.
+    const select = h("select", { "data-testid": "timeline-iteration", "aria-label": text });
+    const elided = group.elided;
+    for (const [number, first] of group.shown) {
+      if (elided && number === elided.to_iteration + 1) {
+        select.append(h("option", { disabled: true, value: "", text: t.tlElided(count(elided.from_iteration), count(elided.to_iteration)) }));
+      }
+      select.append(h("option", { value: String(first), text: t.tlIteration(count(number)), selected: number === iteration }));
+    }
+    select.addEventListener("change", () => this.goToStep(Number(select.value)));
+    row.append(h("span", { class: "tl-group-name", text }), select);
+    if (elided) row.append(h("span", { class: "muted", text: t.tlElidedNote(count(elided.iterations)) }));
+    return row;
+  }
+}

@@ -1,0 +1,114 @@
+// The views' state at one step of a run's timeline, folded from the timeline's
+// deltas (autograd_py/playground/timeline.py decides what each step changed;
+// nothing here knows autograd): which drawn nodes existed, which saved
+// tensors were freed, each tensor's .grad, value and version as recorded then.
+
+import { num, shapeText } from "./dom.js";
+
+/**
+ * Indexes a run's timeline against the graph drawn at its end.
+ * @param {object} timeline timeline.export's JSON
+ * @param {object} graph graph.export's JSON at the run's end
+ */
+export function indexTimeline(timeline, graph) {
+  const steps = timeline.steps;
+  const born = new Map(); // drawn node id -> step number that made it
+  for (const row of timeline.nodes) born.set(row.id, row.step);
+  for (const step of steps) {
+    for (const summary of Object.values(step.vars)) {
+      if (summary && !born.has(summary.id)) born.set(summary.id, step.step);
+    }
+  }
+  for (const node of graph.nodes) {
+    // An AccumulateGrad is drawn from when its leaf is.
+    if (node.kind === "accumulate" && born.has(node.variable)) born.set(node.id, born.get(node.variable));
+  }
+  // Every fold restarts from the nearest checkpoint, so a slider move costs at most CHECKPOINT deltas.
+  const checkpoints = [];
+  let state = emptyState();
+  steps.forEach((step, index) => {
+    if (index % CHECKPOINT === 0) checkpoints.push(copyState(state));
+    state = applyDelta(state, step);
+  });
+  return { timeline, graph, steps, born, checkpoints };
+}
+
+const CHECKPOINT = 64;
+
+function emptyState() {
+  return { grads: new Map(), saved: new Map(), tensors: new Map() };
+}
+
+function copyState(state) {
+  const saved = new Map();
+  for (const [id, states] of state.saved) saved.set(id, { ...states });
+  return { grads: new Map(state.grads), saved, tensors: new Map(state.tensors) };
+}
+
+function applyDelta(state, step) {
+  for (const [id, grad] of Object.entries(step.grads)) state.grads.set(id, grad);
+  for (const [id, states] of Object.entries(step.saved)) state.saved.set(id, { ...(state.saved.get(id) || {}), ...states });
+  for (const summary of Object.values(step.vars)) if (summary) state.tensors.set(summary.id, summary);
+  return state;
+}
+
+/**
+ * The state after the stored step at `index` (0-based).
+ * @returns {{step: object, visible: Set<string>, freed: Set<string>, grads: Map, tensors: Map, saved: Map}}
+ */
+export function stateAt(index, indexed) {
+  const { steps, born, checkpoints, graph } = indexed;
+  const base = Math.floor(index / CHECKPOINT);
+  const state = copyState(checkpoints[base]);
+  for (let i = base * CHECKPOINT; i <= index; i += 1) applyDelta(state, steps[i]);
+  const step = steps[index];
+  const last = index === steps.length - 1;
+  const visible = new Set();
+  const freed = new Set();
+  for (const node of graph.nodes) {
+    const made = born.get(node.id);
+    // The last step shows the whole drawn graph (a node made where the timeline kept no row too).
+    if (last || (made != null && made <= step.step)) visible.add(node.id);
+    const states = state.saved.get(node.id);
+    if (states && Object.values(states).includes("freed")) freed.add(node.id);
+  }
+  return { step, visible, freed, grads: state.grads, tensors: state.tensors, saved: state.saved, last };
+}
+
+/** The graph's tensor rows as they were at a step (for the gradient panel). */
+export function tensorsAt(state, graph) {
+  if (state.last) return graph.tensors;
+  return graph.tensors.filter((row) => state.visible.has(row.id)).map((row) => {
+    const grad = state.grads.get(row.id);
+    const summary = state.tensors.get(row.id);
+    return {
+      ...row,
+      grad: grad ? preview(grad) : null,
+      grad_reason: grad ? null : row.grad_reason || "not computed yet",
+      value: summary && summary.value ? preview(summary.value) : row.value,
+      version: summary ? summary.version : row.version,
+    };
+  });
+}
+
+/** `{text, values}` of a timeline value (timeline.small: shape, values, maybe truncated). */
+export function preview(small) {
+  if (small.text) return small;
+  const values = small.values || [];
+  const shape = small.shape || [];
+  const integral = values.every((v) => typeof v !== "number" || Number.isInteger(v));
+  const one = (v) => (typeof v !== "number" ? String(v) : integral ? num(v) : v.toFixed(4));
+  if (small.truncated) {
+    return { values, text: `${shapeText(shape)} [${values.slice(0, 6).map(one).join(", ")}, …] min ${num(small.min)} max ${num(small.max)} mean ${num(small.mean)}` };
+  }
+  if (!shape.length) return { values, text: values.length ? one(values[0]) : "" };
+  return { values, text: nested(values.map(one), shape) };
+}
+
+function nested(items, shape) {
+  if (shape.length === 1) return `[${items.join(", ")}]`;
+  const size = items.length / shape[0];
+  const rows = [];
+  for (let i = 0; i < shape[0]; i += 1) rows.push(nested(items.slice(i * size, (i + 1) * size), shape.slice(1)));
+  return `[${rows.join(",\n ")}]`;
+}
