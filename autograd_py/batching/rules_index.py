@@ -3,7 +3,7 @@ index tensor that is batched itself gets a batch ``arange`` beside it."""
 import numpy as np
 
 from .._tensor import Tensor
-from .batched import batch_size, is_batched_at, physical, unbatched_write, wrap
+from .batched import VmapRefusal, batch_size, is_batched_at, physical, unbatched_write, wrap
 from .rules import _aligned, _expanded, _get, _pad, _shape_args, _shift, dim_op, fallback, logical_rank
 
 
@@ -46,15 +46,10 @@ def getitem(level, call, args, kwargs):
 
 def _mask_index(level, call, x, key, masks):
     """A batched boolean mask: each example could select a different number of elements, which
-    PyTorch refuses. One mask for the whole batch (jacfwd's primal, the same in every column)
-    selects alike in every example, as PyTorch's unbatched primal does."""
-    if any((m._value != m._value[:1]).any() for m in masks):
-        raise RuntimeError("vmap: We do not support batching operators that can support dynamic shape. "
-                           "Attempting to batch over indexing with a boolean mask.")
-    plain = tuple(k._value[0] if any(k is m for m in masks) else k for k in key)
-    if any(is_batched_at(k, level) for k in plain):
-        return fallback(level, call, (x, plain), {})
-    return wrap(call(_expanded(x, level), (slice(None), *[physical(k, level) for k in plain])), level)
+    PyTorch refuses, even when they happen to agree. jacfwd, whose primals functorch leaves
+    unbatched, retries one direction at a time (a refusal)."""
+    raise VmapRefusal("vmap: We do not support batching operators that can support dynamic shape. "
+                      "Attempting to batch over indexing with a boolean mask.")
 
 
 def setitem(level, call, args, kwargs):

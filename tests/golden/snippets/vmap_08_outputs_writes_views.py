@@ -46,3 +46,9 @@ for name, write in writes:
         print(name, type(e).__name__, e)
     if name != "fill_":  # functorch's fill_ tangent formula refuses a batched value (not reproduced)
         print(name, jacfwd(f)(torch.ones(3)))
+for f in (lambda t: t[t > 0], lambda t: t[t > -100]):  # refused even when every example selects alike
+    try:
+        vmap(f)(w)
+    except RuntimeError as e:
+        print(type(e).__name__, e)
+print(jacfwd(lambda t: t[t > 0] * 2)(torch.tensor([1., -1., 2.])))
