@@ -1,6 +1,7 @@
 """Time travel (issue 12): the timeline slider, graph <-> editor links, the hover inspector, gradient flow."""
 
 import re
+import time
 
 import pytest
 from playwright.sync_api import expect
@@ -199,3 +200,59 @@ def test_the_inspector_shows_a_tensor_at_the_current_step(ten):
     assert tip.locator("[data-field=grad] dd").inner_text() == "None"
     assert tip.locator("[data-field=version] dd").inner_text() == "0"
     ten.page.mouse.move(5, 5)
+
+
+LOOP = """import torch
+x = torch.tensor([1.0, 2.0], requires_grad=True)
+for i in range(10000):
+    h = x * i
+y = (h * x).sum()
+y.backward()
+print(x.grad)
+"""
+
+
+def test_a_10000_iteration_loop_stays_responsive_and_is_grouped(playground):
+    tab = playground
+    tab.set_code(LOOP)
+    started = time.monotonic()
+    tab.testid("run").click()
+    slowest = 0.0
+    while tab.state() != "ready" and time.monotonic() - started < 90:
+        t0 = time.monotonic()
+        tab.page.evaluate("1 + 1")
+        slowest = max(slowest, time.monotonic() - t0)
+        tab.page.wait_for_timeout(100)
+    expect(tab.testid("status")).to_have_attribute("data-state", "ready", timeout=90_000)
+    assert "tensor([19998., 39996.])" in tab.output_text()
+    assert slowest < 1.0, f"main thread blocked for {slowest:.2f} s"
+    slider = tab.testid("timeline")
+    stored = int(slider.get_attribute("max"))
+    # 20,007 executed steps: the first 20 iterations and the last are kept, the rest fold into one step.
+    assert stored < 60
+    expect(tab.testid("timeline-step")).to_contain_text("step 20,007 of 20,007")
+    group = tab.testid("timeline-group")
+    expect(group).to_have_text("loop at line 3: 10,000 iterations")
+    group.click()
+    iteration = tab.testid("timeline-iteration")
+    expect(iteration).to_have_value(iteration.locator("option").first.get_attribute("value"))
+    options = iteration.locator("option").all_inner_texts()
+    assert options[:2] == ["iteration 1", "iteration 2"] and options[-1] == "iteration 10,000"
+    assert "iterations 21–9,999 (folded)" in options
+    # Open the last iteration: h = x * 9999 there.
+    iteration.select_option(label="iteration 10,000")
+    where = tab.testid("timeline-step")
+    expect(where).to_have_attribute("data-line", "3")
+    tab.testid("timeline-forward").click()
+    expect(where).to_have_attribute("data-line", "4")
+    hover_name(tab, 3, "h")
+    tip = tab.testid("tensor-inspector")
+    expect(tip).to_be_visible()
+    assert tip.locator("[data-field=value] dd").inner_text() == "[ 9999., 19998.]"  # as torch prints it
+    tab.page.mouse.move(5, 5)
+    # Scrubbing every stored step answers at once (the state is folded from checkpoints).
+    t0 = time.monotonic()
+    for number in range(1, stored + 1):
+        slider.fill(str(number))
+    expect(where).to_contain_text("line 7")
+    assert time.monotonic() - t0 < 20

@@ -111,9 +111,11 @@ export class GraphView {
   /**
    * Draws a new graph (or clears the view for null).
    * @param {object|null} graph graph.export's JSON
-   * @param {object} [options] {failed: {id, name} | null, keepView: bool}
+   * @param {object} [options] {failed: {id, name} | null, keepView: bool, keepZoom: bool (live mode:
+   *     the zoom and pan stay even though the nodes are new)}
    */
-  render(graph, { failed = null, keepView = false } = {}) {
+  render(graph, { failed = null, keepView = false, keepZoom = false } = {}) {
+    const hadLayout = Boolean(this.layout);
     this.graph = graph;
     this.failed = failed;
     const nodes = graph ? graph.nodes : [];
@@ -136,7 +138,7 @@ export class GraphView {
     performance.measure("playground:graph-layout", "playground:graph-start", "playground:graph-laid-out");
     performance.measure("playground:graph-render", "playground:graph-start", "playground:graph-drawn");
     const signature = nodes.map((n) => n.id).join(",");
-    if (!keepView || signature !== this.signature) this.fit();
+    if (!(keepZoom && hadLayout) && (!keepView || signature !== this.signature)) this.fit();
     this.signature = signature;
     if (this.selected && !this.nodeEl(this.selected)) this.select(null, { silent: true });
   }

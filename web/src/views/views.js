@@ -141,11 +141,12 @@ export class Views {
   showResult(result) {
     if (!result || !("graph" in result)) return;
     const graph = result.graph || { nodes: [], edges: [], tensors: [], truncated: null };
-    // A Run is a new script (and Reset an empty namespace): nothing of the last one stays on show.
-    const fresh = Boolean(result.fresh || result.reset);
+    // A Run is a new script (and Reset an empty namespace): nothing of the last one stays on show,
+    // except in live mode, where the views update in place (the selection, the zoom).
+    const fresh = Boolean((result.fresh && !result.live) || result.reset);
     if (fresh) this.forget();
     this.state = { graph, failed: result.failed_node || null };
-    this.graph.render(graph, { failed: this.state.failed, keepView: !fresh });
+    this.graph.render(graph, { failed: this.state.failed, keepView: !fresh, keepZoom: Boolean(result.live) });
     this.grads.update(graph.tensors, result.grad_history);
     this.backward.update(graph.tensors, { freed: result.freed_tensors, freedBy: result.freed_by });
     this.steps.update(result.trace || null, graph);
