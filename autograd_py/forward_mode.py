@@ -126,7 +126,11 @@ def propagate(out, node, inputs):
         if all(t is None for t in tangents):
             continue
         with hidden(level):
-            result = node.jvp(tangents, inputs, out)
+            if grad_mode._state[0]:
+                from .ops.fw_primal import primals  # the formula reads primals as PyTorch's _fw_primal
+                result = node.jvp(tangents, primals(inputs), out)
+            else:
+                result = node.jvp(tangents, inputs, out)
         if isinstance(out, (tuple, list)):
             for o, r in zip(out, result):
                 if r is not None and o._data.dtype.kind in "fc":
@@ -169,6 +173,24 @@ def zeros_tangent(t):
     from .ops.base import _make
     import numpy as np
     return _make(np.zeros(t._data.shape, dtype=t._data.dtype))
+
+
+def formula_tangents(tangents, inputs, out):
+    """The tangents a formula written as derivatives.yaml's ``result:`` reads. PyTorch gives each
+    missing tangent an efficient zero tensor and computes every term, so the tangent's ``grad_fn``
+    is the formula's last op (``x * 3``'s is AddBackward0, ``x + 2.5``'s AddBackward0). That graph
+    shows only when grad mode is on and a primal or tangent requires grad: then missing tangents
+    become zero tensors (of the input's shape; 0-dim for a number). Otherwise they stay None and the
+    formula skips their terms, which add nothing (a zero tensor's kernels copy the other operand)."""
+    if not grad_mode.is_grad_enabled() or not any(
+            getattr(x, "requires_grad", False) for x in (*inputs, *tangents, out)):
+        return tangents
+    from .ops import zerotensor
+    from .ops.base import _make
+    import numpy as np
+    dtype = out[0]._data.dtype if isinstance(out, (tuple, list)) else out._data.dtype
+    return [t if t is not None else zerotensor.mark(_make(np.zeros(getattr(x, "_data", np.empty(())).shape, dtype)))
+            for t, x in zip(tangents, inputs)]
 
 
 _MARK = object()  # an edge marker: "compute this input's formula"

@@ -43,7 +43,10 @@ class DiagonalBackward0_copy(DiagonalBackward0):  # noqa: N801 (PyTorch's name f
     fw_view = False
 
     def jvp(self, tangents, inputs, result):
-        return diagonal(tangents[0], self.offset, self.d1, self.d2).clone()
+        # diagonal_copy's tangent: the diagonal of self_t copied into a new tensor (CopyBackwards)
+        from .inplace import copy_
+        part = diagonal(tangents[0], self.offset, self.d1, self.d2)
+        return copy_(_make(np.empty(part._data.shape, part._data.dtype)), part)
 
 
 class DiagonalBackwardBackward0(Node):

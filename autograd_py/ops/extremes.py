@@ -39,7 +39,8 @@ class MaxBackward1(_Reduction):
         # evenly_read_jvp: ties share the tangent; a NaN result (nothing equals it) reads 0 / 0
         from .reduction import sum  # the op (reduction imports this module)
         mask = inputs[0] == result
-        return sum(tangents[0] * mask) / _make(np.asarray(mask._data.sum(), result._data.dtype))
+        count = _make(np.asarray(mask._data.sum(), np.int64))  # mask.sum()
+        return sum(mask * (tangents[0] / count))
 
     def backward(self, grad):
         # PyTorch's evenly_distribute_backward: ties share the gradient evenly, and a NaN result

@@ -521,7 +521,7 @@ def view_(t, op, *args):
     t._data = out._data
     if out._fw_grads:
         from .inplace_dual import reshape_tangents
-        reshape_tangents(t, out)
+        reshape_tangents(t, out, op, args)
     if old_shape and not out._data.ndim:
         t._size0_slot = old_shape[0]
     t._version_counter[0] += 1

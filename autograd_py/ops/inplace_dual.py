@@ -83,12 +83,17 @@ def share_with_views(root, level):
         forward_mode.set_tangent(v, view, level)
 
 
-def reshape_tangents(t, out):
+def reshape_tangents(t, out, op, args):
     """An in-place view op (``unsqueeze_``, ``t_``...) changed ``t``'s shape to ``out``'s: its
-    tangent changes the same way in place (``out``'s tangent is that view of it)."""
+    tangent changes the same way, by the same in-place op (PyTorch's ``self_t.squeeze_(dim)``: a
+    tangent that requires grad records SqueezeBackward4; a leaf one is refused)."""
     if not t._fw_grads:
         return
+    from .inplace import view_
     for level, own in t._fw_grads.items():
         new = out._fw_grads.get(level) if out._fw_grads else None
         if new is not None and level in forward_mode.levels:
-            own._data = new._data
+            if own._data.shape == new._data.shape:
+                continue  # the tangent is the primal's own view: already changed with it
+            with forward_mode.hidden(level):
+                view_(own, op, *args)

@@ -172,8 +172,10 @@ def stack(tensors, dim=0):
 
 class UnbindBackward0(Node):
     keeps = ("dim",)
-    jvp = view_jvp
     fw_view = True
+
+    def jvp(self, tangents, inputs, result):
+        return unbind(tangents[0], self.dim)  # auto_linear: one node for every piece's tangent
 
     def backward(self, *grads):
         shape = batched(next(g for g in grads if g is not None), self.piece)
@@ -194,8 +196,10 @@ def unbind(input, dim=0):
 
 
 class _SplitBackward(Node):
-    jvp = view_jvp
     fw_view = True
+
+    def jvp(self, tangents, inputs, result):
+        return split(tangents[0], self.split_size, self.dim)  # auto_linear: one node for every piece
 
     def backward(self, *grads):
         filled = []

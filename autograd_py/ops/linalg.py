@@ -369,6 +369,8 @@ def _matmul_bmm(input, other):
 
 
 class UnsafeViewBackward0(Node):
+    fw_alias = True  # _unsafe_view of the tangent shares its memory, as PyTorch's does
+
     def jvp(self, tangents, inputs, result):
         return _unsafe_view(tangents[0], result._data.shape)  # auto_linear
 

@@ -10,17 +10,34 @@ from .zerotensor import made as _zeros_made
 
 
 # ---------------------------------------------------------------------------- binary arithmetic
+def _scaled_tangent(t, alpha):
+    """derivatives.yaml's ``maybe_multiply(t, alpha)``: ``t * alpha`` (mul.Scalar) unless alpha is 1."""
+    return t if t is None or alpha == 1 else mul_scalar(t, alpha)
+
+
 class AddBackward0(Node):
-    element_wise = True
     keeps = ("alpha",)
+
+    def jvp(self, tangents, inputs, result):
+        # self_t + maybe_multiply(other_t, alpha)
+        from ..forward_mode import formula_tangents
+        at, bt = formula_tangents(tangents, inputs, result)
+        bt = _scaled_tangent(bt, self.alpha)
+        return bt if at is None else at if bt is None else at + bt
 
     def backward(self, grad):
         return grad, (grad if self.alpha == 1 else mul_scalar(grad, self.alpha))
 
 
 class SubBackward0(Node):
-    element_wise = True
     keeps = ("alpha",)
+
+    def jvp(self, tangents, inputs, result):
+        # self_t - maybe_multiply(other_t, alpha)
+        from ..forward_mode import formula_tangents
+        at, bt = formula_tangents(tangents, inputs, result)
+        bt = _scaled_tangent(bt, self.alpha)
+        return -bt if at is None else at if bt is None else at - bt
 
     def backward(self, grad):
         return grad, (-grad if self.alpha == 1 else mul_scalar(-grad, self.alpha))
@@ -35,16 +52,29 @@ class RsubBackward1(Node):
 
 
 class RsubBackward0(Node):
-    element_wise = True
     keeps = ("alpha",)
+
+    def jvp(self, tangents, inputs, result):
+        # -maybe_multiply(self_t, alpha) + other_t
+        from ..forward_mode import formula_tangents
+        at, bt = formula_tangents(tangents, inputs, result)
+        at = None if at is None else -_scaled_tangent(at, self.alpha)
+        return bt if at is None else at if bt is None else at + bt
 
     def backward(self, grad):
         return (-grad if self.alpha == 1 else mul_scalar(-grad, self.alpha)), grad
 
 
 class MulBackward0(Node):
-    element_wise = True
     saves = ("other", "self")
+
+    def jvp(self, tangents, inputs, result):
+        # other_t * self_p + self_t * other_p
+        from ..forward_mode import formula_tangents
+        (at, bt), (a, b) = formula_tangents(tangents, inputs, result), inputs
+        left = None if bt is None else bt * a
+        right = None if at is None else at * b
+        return right if left is None else left if right is None else left + right
 
     def backward(self, grad):
         # It unpacks other, then self, and computes its formulas in name order, other's first: under
@@ -83,13 +113,10 @@ class DivBackward0(Node):
     def jvp(self, tangents, inputs, result):
         # (self_t - other_t * result) / other_p: reads the result, so an in-place x.div_(x) gives
         # (self_t - other_t) / x_new; a missing tangent's term is a zero that still reads its primals
-        (at, bt), (a, b) = tangents, inputs
-        if bt is None:
-            from ..forward_mode import linked
-            num = linked(at, (result,), sub=True, shape=result._data.shape)
-        else:
-            part = bt * result
-            num = -part if at is None else at - part
+        from ..forward_mode import formula_tangents
+        (at, bt), (a, b) = formula_tangents(tangents, inputs, result), inputs
+        part = None if bt is None else bt * result
+        num = at if part is None else -part if at is None else at - part
         return num / b
 
     def backward(self, grad):
@@ -133,7 +160,7 @@ def add(input, other, alpha=1):
     a, b = operands(input, other)
     out = _make(np.add(a, b) if alpha == 1 and alpha is not True else _scaled(a, b, alpha))
     if _zeros_made[0]:
-        zerotensor.total(out, input, other)
+        zerotensor.total(out, input, other, alpha)
     if grad_on(input, other):
         node = AddBackward0()
         node.alpha = alpha
@@ -147,7 +174,7 @@ def sub(input, other, alpha=1):
     a, b = operands(input, other)
     out = _make(np.subtract(a, b) if alpha == 1 and alpha is not True else _scaled(a, b, -alpha))
     if _zeros_made[0]:
-        zerotensor.total(out, input, other)
+        zerotensor.total(out, input, other, -alpha)
     if grad_on(input, other):
         node = SubBackward0()
         node.alpha = alpha

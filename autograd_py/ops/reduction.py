@@ -29,15 +29,22 @@ class SumBackward0(_Reduction):
     over_all = True
 
     def jvp(self, tangents, inputs, result):
-        return _as_result(self._summed(tangents[0]), result)  # auto_linear
+        return sum(tangents[0], dtype=_dtype_of(tangents[0], result))  # auto_linear: the op itself
 
     def backward(self, grad):
         return self._back(grad)
 
 
+def _dtype_of(t, result):
+    """The ``dtype=`` a reduction's tangent is taken with: the result's, when the op cast."""
+    return None if t._data.dtype == result._data.dtype else result.dtype
+
+
 class SumBackward1(_Reduction):
     keeps = ("dim", "keepdim", "self_sym_sizes")
-    jvp = SumBackward0.jvp
+
+    def jvp(self, tangents, inputs, result):
+        return sum(tangents[0], self.dim, self.keepdim, dtype=_dtype_of(tangents[0], result))
 
     def backward(self, grad):
         return self._back(grad)
@@ -65,8 +72,9 @@ class MeanBackward0(_Reduction):
     over_all = True
 
     def jvp(self, tangents, inputs, result):
-        t = tangents[0]
-        return _as_result(mean(t, self.dims, self.keepdim) if len(self.shape) else t, result)  # auto_linear
+        t = tangents[0]  # auto_linear: the op itself, with its dims when given
+        dim = None if self.over_all else self.dim
+        return mean(t, dim, self.keepdim, dtype=_dtype_of(t, result))
 
     def backward(self, grad):
         from .pointwise import div_scalar

@@ -191,10 +191,13 @@ class ViewBackward0(Node):
 
 
 class UnsafeViewBackward0(ViewBackward0):
-    """reshape of a tensor whose strides allow no view: a copy, so its tangent is reshaped alone."""
+    """reshape of a tensor whose strides allow no view: a copy, whose tangent (the clone's) is
+    _unsafe_view'ed as it is (auto_linear), sharing its memory."""
+    fw_alias = True
 
     def jvp(self, tangents, inputs, result):
-        return reshape(tangents[0], result._data.shape)
+        from .linalg import _unsafe_view
+        return _unsafe_view(tangents[0], result._data.shape)
 
 
 class ReshapeAliasBackward0(ViewBackward0):

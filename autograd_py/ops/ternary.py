@@ -1,6 +1,6 @@
 """addcmul, addcdiv and lerp: three-input pointwise ops, each one node with one formula per input,
 as in PyTorch (not a chain of add and mul nodes)."""
-from ..forward_mode import linked
+from ..forward_mode import formula_tangents, linked
 from ..node import Node
 from .base import Tensor, _make, check_broadcast, grad_on, np, record, result_np_dtype
 from .pointwise import div, mul_scalar, sub
@@ -28,16 +28,29 @@ def _jvp_sum(parts):
     return out
 
 
+def _times(t, value):
+    """derivatives.yaml's ``maybe_multiply(t, value)``."""
+    return t if value == 1 else mul_scalar(t, value)
+
+
+def _terms(first, *rest):
+    """``first`` plus or minus (``(sign, term)``) each term that is there, left to right, as the
+    formula adds them; a term is None only when its tangent is missing and no graph shows."""
+    total = first
+    for sign, term in rest:
+        if term is not None:
+            total = (term if sign > 0 else -term) if total is None else total + term if sign > 0 else total - term
+    return total
+
+
 class AddcmulBackward0(Node):
     saves = ("tensor1", "tensor2")
     keeps = ("value",)
 
     def jvp(self, tangents, inputs, result):
-        # self_t + value * tensor1_t * tensor2 + value * tensor2_t * tensor1
-        (t0, t1, t2), (_, a, b), v = tangents, inputs, self.value
-        total = _jvp_sum((t0, None if t1 is None else mul_scalar(t1 * b, v),
-                          None if t2 is None else mul_scalar(t2 * a, v)))
-        return linked(total, (a, b), shape=result._data.shape) if any(t is None for t in tangents) else total
+        # self_t + maybe_multiply(tensor1_t * tensor2_p, value) + maybe_multiply(tensor2_t * tensor1_p, value)
+        (t0, t1, t2), (_, a, b), v = formula_tangents(tangents, inputs, result), inputs, self.value
+        return _terms(t0, (1, None if t1 is None else _times(t1 * b, v)), (1, None if t2 is None else _times(t2 * a, v)))
 
     def backward(self, grad):
         needs = [fn is not None for fn, _ in self._next_functions]
@@ -51,11 +64,11 @@ class AddcdivBackward0(Node):
     keeps = ("value",)
 
     def jvp(self, tangents, inputs, result):
-        # self_t + value * tensor1_t / tensor2 - value * tensor2_t * (tensor1 / tensor2) / tensor2
-        (t0, t1, t2), (_, a, b), v = tangents, inputs, self.value
-        total = _jvp_sum((t0, None if t1 is None else mul_scalar(t1 / b, v),
-                          None if t2 is None else mul_scalar(t2 * (a / b) / b, -v)))
-        return linked(total, (a, b), sub=True, shape=result._data.shape) if any(t is None for t in tangents) else total
+        # self_t + maybe_multiply(tensor1_t / tensor2_p, value)
+        #        - maybe_multiply(tensor2_t * (tensor1_p / tensor2_p) / tensor2_p, value)
+        (t0, t1, t2), (_, a, b), v = formula_tangents(tangents, inputs, result), inputs, self.value
+        return _terms(t0, (1, None if t1 is None else _times(t1 / b, v)),
+                      (-1, None if t2 is None else _times(t2 * (a / b) / b, v)))
 
     def backward(self, grad):
         needs = [fn is not None for fn, _ in self._next_functions]

@@ -36,10 +36,19 @@ def quotient(out, a):
     return out
 
 
-def total(out, a, b):
-    """``out = a + b`` or ``a - b``: a zero tensor when both are."""
-    if _is_zero(a) and _is_zero(b):
+def total(out, a, b, alpha=1):
+    """``out = a + alpha * b`` (``a - b`` with alpha -1): a zero tensor when both are; when one is,
+    the other's values (times alpha), as PyTorch's ``add_zerotensor`` copies them, so ``-0.0``
+    stays (a forward-mode formula adds a missing tangent's zero term)."""
+    za, zb = _is_zero(a), _is_zero(b)
+    if za and zb:
         mark(out)
+    elif za or zb:
+        src = a if zb else b
+        src = src._data if isinstance(src, Tensor) else np.asarray(src)
+        if za and alpha != 1:
+            src = np.multiply(src, alpha)
+        out._data = np.broadcast_to(src, out._data.shape).astype(out._data.dtype)
     return out
 
 
