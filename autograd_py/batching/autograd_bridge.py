@@ -97,8 +97,11 @@ def _lift_to(x, want):
     sizes = {lv: size for lv, size, _ in levels}
     for i, lv in enumerate(want):
         if lv not in have:
-            p = p.unsqueeze(i)
-            p = p.expand(*p.shape[:i], sizes[lv], *p.shape[i + 1:])
+            if i:
+                p = p.unsqueeze(i)
+                p = p.expand(*p.shape[:i], sizes[lv], *p.shape[i + 1:])
+            else:  # a new leading dim: one expand, no unsqueeze view before it
+                p = p.expand(sizes[lv], *p.shape)
     return p
 
 

@@ -49,6 +49,10 @@ def _direct(a, b, pa, pb, ra, rb, level):
             return dispatched("matmul")(a, pb)
         out = dispatched("matmul")(a, pb.transpose(0, 1))  # (O)I, BI -> (O)I, IB -> (O)B
         return out if ra == 1 else out.transpose(0, 1)
+    if ba and bb and ra == rb == 1 and pa.shape == pb.shape and pa.dtype == pb.dtype and pa.dtype.is_floating_point:
+        # a dot product per example: an elementwise product summed (two nodes, where the bmm of a
+        # row by a column takes four views around it, each with its backward)
+        return dispatched("sum")(dispatched("mul")(pa, pb), -1)
     if ba and bb and ra <= 2 and rb <= 2:  # BOI, BIJ -> BOJ, vectors as one-row/one-column matrices
         out = dispatched("bmm")(pa if ra == 2 else pa.unsqueeze(1), pb if rb == 2 else pb.unsqueeze(2))
         if rb == 1:
