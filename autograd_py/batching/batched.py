@@ -12,6 +12,9 @@ from .._tensor import Size, Tensor
 
 # The active vmap levels, outermost first: ``(level, batch_size, randomness)``.
 levels = []
+# Every active transform, outermost first: "vmap", "grad" (reverse mode) or "jvp". Some checks
+# are functorch's only when the innermost one is a vmap (``.data``).
+transforms = []
 
 ITEM_MESSAGE = ("vmap: It looks like you're calling .item() on a Tensor. We don't support vmap over calling .item() "
                 "on a Tensor, please try to rewrite what you're doing with other operations. If error is occurring "
@@ -178,7 +181,10 @@ class BatchedTensor(Tensor):
 
     @property
     def data(self):
-        raise VmapRefusal(DATA_MESSAGE)
+        if transforms and transforms[-1] == "vmap":
+            raise VmapRefusal(DATA_MESSAGE)
+        # under a grad or jvp transform inside the vmap, functorch unwraps that transform's level
+        return BatchedTensor(self._value.data, self._level)
 
     @data.setter
     def data(self, value):

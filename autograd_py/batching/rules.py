@@ -170,7 +170,7 @@ def dim_op(pos=1, name="dim", none="flat", offset=0, default=None):
             if none == "keep":
                 args[0] = v
                 return wrap(call(*args, **kwargs), level)
-            v, d = v.flatten(1) if n else v.unsqueeze(1), 1
+            v, d = _flat(v) if n else v.unsqueeze(1), 1
             if _get(args, kwargs, pos + 1, "keepdim", False) is True:
                 return fallback(level, call, args, kwargs)
         elif n == 0 and offset == 0:
@@ -184,6 +184,14 @@ def dim_op(pos=1, name="dim", none="flat", offset=0, default=None):
         _set(args, kwargs, pos, name, d)
         return wrap(call(*args, **kwargs), level)
     return rule
+
+
+def _flat(v):
+    """``v.flatten(1)``, also for an empty batch (jacfwd of an empty input), where a -1 is ambiguous."""
+    n = 1
+    for s in v.shape[1:]:
+        n *= s
+    return v.reshape(v.shape[0], n)
 
 
 def _squeeze_out(out):
@@ -222,7 +230,7 @@ def max_min(level, call, args, kwargs):
         from .dispatch import dispatched
         amax = dispatched("amax" if call.__name__.strip("_") == "max" else "amin")
         v = args[0]._value
-        return wrap(amax(v.flatten(1) if v.dim() > 1 else v.unsqueeze(1), 1), level)
+        return wrap(amax(_flat(v) if v.dim() > 1 else v.unsqueeze(1), 1), level)
     return dim_op()(level, call, args, kwargs)
 
 

@@ -12,7 +12,7 @@ import itertools
 
 from .._tensor import Tensor
 from . import dispatch
-from .batched import BatchedTensor, levels
+from .batched import BatchedTensor, levels, transforms
 
 _level_ids = itertools.count(1)
 _RANDOMNESS = ("error", "different", "same")
@@ -113,6 +113,7 @@ def _vmap_call(func, in_dims, out_dims, randomness, chunk_size, args, kwargs):
     if not levels:
         dispatch.install()
     levels.append((level, size, randomness))
+    transforms.append("vmap")
     try:
         batched = [BatchedTensor(leaf.movedim(dim, 0) if dim else leaf, level) if dim is not None else leaf
                    for leaf, dim in zip(leaves, dims)]
@@ -123,6 +124,7 @@ def _vmap_call(func, in_dims, out_dims, randomness, chunk_size, args, kwargs):
         return _unwrap_outputs(func, out, out_dims, level, size)
     finally:
         levels.pop()
+        transforms.pop()
         if not levels:
             dispatch.uninstall()
 

@@ -15,6 +15,7 @@ from .. import forward_mode, grad_mode
 from .._tensor import Tensor
 from ..node import AccumulateGrad
 from ..ops.base import RgWithoutEdge
+from ..batching.batched import transforms
 
 
 def alias(t):
@@ -50,10 +51,12 @@ class GradLevel:
 
     def __enter__(self):
         self.active = True
+        transforms.append("grad")
         return self
 
     def __exit__(self, *exc):
         self.active = False
+        transforms.pop()
 
     def differentiable(self, x):
         """The tensor ``func`` receives in place of the input ``x`` it is differentiated for."""
@@ -155,10 +158,12 @@ class JvpLevel:
 
     def __enter__(self):
         self.level = forward_mode.enter_level()
+        transforms.append("jvp")
         return self
 
     def __exit__(self, *exc):
         forward_mode.exit_level(self.level)
+        transforms.pop()
 
     def dual(self, primal, tangent):
         """An alias of ``primal`` carrying ``tangent`` at this level, as ``make_dual`` makes."""

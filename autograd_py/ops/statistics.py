@@ -194,7 +194,7 @@ def _sum_in_order(a, dims, keepdim):
     element added in turn (NumPy's pairwise sum rounds differently)."""
     keep = [d for d in range(a.ndim) if d not in dims]
     moved = np.transpose(a, keep + list(dims))
-    rows = moved.reshape(moved.shape[:len(keep)] + (-1,))
+    rows = moved.reshape(moved.shape[:len(keep)] + (int(np.prod(moved.shape[len(keep):])),))  # -1 fails when empty
     if rows.shape[-1]:
         value = np.add.accumulate(rows, axis=-1)[..., -1]
     else:

@@ -1,0 +1,24 @@
+# jacfwd and hessian of an empty input (a vmap over an empty basis), vmap over an empty batch, and
+# `.data` under vmap: refused when vmap is the innermost transform, allowed under grad inside it
+import torch
+from torch.func import vmap, grad, jacfwd, hessian
+e = torch.tensor([], requires_grad=True)
+print(hessian(lambda x: x.unsqueeze(-1).sum())(e))
+print(jacfwd(lambda x: x.unsqueeze(-1).sum())(e), jacfwd(lambda x: x * 2)(torch.zeros(2, 0)).shape)
+print(hessian(lambda x: (x - x).norm(p=1))(torch.tensor([], dtype=torch.float64)))
+print(vmap(lambda x: x.sum())(torch.zeros(0, 3)), vmap(lambda x: x.max())(torch.zeros(0, 3)))
+print(torch.zeros(0, 0).norm(p=1, dim=1))
+w = torch.tensor([[1., -2., 3.], [4., 5., -6.]])
+
+
+def f(x):
+    y = x * 2
+    y.data.mul_(2)
+    return y.sum()
+
+
+print(vmap(grad(f))(w))
+try:
+    vmap(f)(w)
+except RuntimeError as err:
+    print(type(err).__name__, err)
