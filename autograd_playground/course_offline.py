@@ -4,20 +4,21 @@ The playground folder copied into a site has its own service worker, registered 
 frames; it serves them and Python offline. The course's pages and the host's ``embed.js`` are
 outside its reach (a service worker only sees the pages under its folder), so the plugins put a
 second, small one at the site's root: :data:`SCRIPT` on every page with live examples registers
-:data:`WORKER`, which keeps every file of the course (listed here at the end of the build).
+the playground's worker and then :data:`WORKER`, which keeps every file of the course (listed here
+at the end of the build).
 """
 
 from __future__ import annotations
 
 import hashlib
 import json
-import shutil
 from pathlib import Path
 
 ASSETS = Path(__file__).resolve().parent / "assets"
 SCRIPT = "autograd-course-offline.js"
 WORKER = "autograd-course-sw.js"
 PLACEHOLDER = '"__COURSE_MANIFEST__"'
+PLAYGROUND_PLACEHOLDER = '"__PLAYGROUND__"'
 
 
 def course_files(root: Path, playground: str) -> list[str]:
@@ -59,5 +60,7 @@ def write_course_worker(root, playground: str = "playground") -> dict:
     assert PLACEHOLDER in worker, "course_sw.js lost its manifest placeholder"
     (root / WORKER).write_text(worker.replace(PLACEHOLDER, json.dumps(manifest, separators=(",", ":"))),
                                encoding="utf-8")
-    shutil.copyfile(ASSETS / "course_offline.js", root / SCRIPT)
+    script = (ASSETS / "course_offline.js").read_text(encoding="utf-8")
+    assert PLAYGROUND_PLACEHOLDER in script, "course_offline.js lost its playground placeholder"
+    (root / SCRIPT).write_text(script.replace(PLAYGROUND_PLACEHOLDER, json.dumps(playground)), encoding="utf-8")
     return manifest

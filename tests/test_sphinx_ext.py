@@ -168,7 +168,9 @@ def test_the_course_worker_keeps_every_page_and_embed_js_only_of_the_playground(
         assert name in files, name
     assert not [name for name in files if name.startswith("playground/") and name != "playground/embed.js"]
     assert "autograd-course-sw.js" not in files and not [name for name in files if name.startswith(".")]
-    assert (out / "autograd-course-offline.js").is_file()
+    # The page's script registers the playground's own worker first, then the course's.
+    script = (out / "autograd-course-offline.js").read_text(encoding="utf-8")
+    assert 'const PLAYGROUND = "playground";' in script and "__" not in script
 
 
 def test_a_rebuild_leaves_the_copied_playground_alone(site):
