@@ -62,6 +62,7 @@ def setitem(input, key, value):
     if not placed:
         _copy_to(target, value)
         return
+    inplace.check(target)  # index_put_'s autograd check comes before its kernel's checks and warnings
     advanced = index_key.advanced(target._data.shape, placed)
     value = _drop_leading_ones(value)
     if value._data.dtype != target._data.dtype:

@@ -22,3 +22,13 @@ try:
     vmap(f)(w)
 except RuntimeError as err:
     print(type(err).__name__, err)
+leaf = torch.ones(2, 3, 2, dtype=torch.float64, requires_grad=True)
+for fn in (lambda t: t.expand(2, *t.shape).__setitem__([-2], True), lambda t: t.mul_(2)):
+    try:
+        vmap(fn, in_dims=1)(leaf)
+    except RuntimeError as err:
+        print(type(err).__name__, err)
+try:
+    leaf.expand(2, *leaf.shape)[[-2]] = True  # the leaf check comes before index_put_'s expand warning
+except RuntimeError as err:
+    print(type(err).__name__, err)
