@@ -7,20 +7,30 @@ Each marked block must become an embed whose editor holds exactly the listing's 
 drawn until the frame has drawn and comes back for printing.
 """
 
+import functools
 import html
 import subprocess
 import sys
 import textwrap
+import threading
 
 import pytest
 from playwright.sync_api import expect
 
-from conftest import _serve
+from conftest import _Handler, _Server, _serve
 
 pytest.importorskip("mkdocs")
 pytest.importorskip("material")
 
 RUN_TIMEOUT_MS = 90_000
+
+
+class _NoStore(_Handler):
+    def end_headers(self):
+        self.send_header("Cache-Control", "no-store")  # Chromium's HTTP cache must not stand in
+        super().end_headers()
+
+
 CODE = textwrap.dedent('''\
     import torch
 
@@ -65,7 +75,7 @@ Prose after.
 
 
 @pytest.fixture(scope="module")
-def course_url(site_dir, tmp_path_factory):
+def course_site(site_dir, tmp_path_factory):
     root = tmp_path_factory.mktemp("mkdocs-course")
     (root / "docs").mkdir()
     (root / "mkdocs.yml").write_text(MKDOCS_YML % site_dir, encoding="utf-8")
@@ -73,7 +83,12 @@ def course_url(site_dir, tmp_path_factory):
     result = subprocess.run([sys.executable, "-m", "mkdocs", "build", "--strict", "-q"], cwd=root,
                             capture_output=True, text=True, env={"NO_MKDOCS_2_WARNING": "1", "PATH": "/usr/bin:/bin"})
     assert result.returncode == 0, result.stderr
-    server = _serve(root / "site", isolated=False)
+    return root / "site"
+
+
+@pytest.fixture(scope="module")
+def course_url(course_site):
+    server = _serve(course_site, isolated=False)
     yield f"http://127.0.0.1:{server.server_address[1]}/"
     server.shutdown()
 
@@ -143,4 +158,28 @@ def test_listing_stays_as_drawn_until_the_example_loads(browser, course_url):
     expect(page.locator(".autograd").nth(0)).to_be_visible()
     assert page.locator(".autograd").nth(0).bounding_box() == box
     expect(page.locator("autograd-playground").nth(0)).to_have_attribute("data-pending", "")
+    context.close()
+
+
+def test_the_course_works_offline_after_the_first_visit(browser, course_site):
+    # A server of its own, shut down for real after the first visit (as in test_offline.py).
+    server = _Server(("127.0.0.1", 0), functools.partial(_NoStore, directory=str(course_site)))
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    url = f"http://127.0.0.1:{server.server_address[1]}/"
+    context = browser.new_context(viewport={"width": 1100, "height": 900}, locale="en-US")
+    page = context.new_page()
+    page.goto(url)
+    first = page.frame_locator("autograd-playground >> nth=0 >> iframe")
+    expect(first.locator("#output")).to_contain_text("tensor(6.)", timeout=RUN_TIMEOUT_MS)
+    expect(first.locator("html")).to_have_attribute("data-offline", "ready", timeout=RUN_TIMEOUT_MS)
+    page.wait_for_function("navigator.serviceWorker.controller !== null", timeout=RUN_TIMEOUT_MS)
+    page.close()
+    server.shutdown()
+    server.server_close()
+
+    page = context.new_page()
+    page.goto(url)  # a folder address: the worker answers with its index.html
+    first = page.frame_locator("autograd-playground >> nth=0 >> iframe")
+    expect(first.locator("#output")).to_contain_text("tensor(6.)", timeout=RUN_TIMEOUT_MS)
+    assert first.locator("body").evaluate("() => window.playground.getCode()") == CODE.rstrip("\n")
     context.close()
