@@ -47,7 +47,10 @@ def _direct(a, b, pa, pb, ra, rb, level):
     if bb and not ba and ra <= 2:
         if rb > 1:
             return dispatched("matmul")(a, pb)
-        out = dispatched("matmul")(a, pb.transpose(0, 1))  # (O)I, BI -> (O)I, IB -> (O)B
+        if a.shape[-1] == pb.shape[-1] and a.dtype == pb.dtype:
+            # BI, I(O) -> B(O): the batch as rows, one mm or mv with no view of the batched operand
+            return dispatched("matmul")(pb, a.transpose(0, 1) if ra == 2 else a)
+        out = dispatched("matmul")(a, pb.transpose(0, 1))  # functorch's (O)I, IB -> (O)B gives the error
         return out if ra == 1 else out.transpose(0, 1)
     if ba and bb and ra == rb == 1 and pa.shape == pb.shape and pa.dtype == pb.dtype and pa.dtype.is_floating_point:
         # a dot product per example: an elementwise product summed (two nodes, where the bmm of a
