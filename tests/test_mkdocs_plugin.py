@@ -159,3 +159,24 @@ def test_page_detection_and_script_placement():
     assert not has_live_examples('<div class="autograd-note">autograd</div><code>autograd</code>')
     assert add_script("<html><head><title>t</title></HEAD><body>", "p/embed.js") == (
         '<html><head><title>t</title><script src="p/embed.js" async></script>\n</HEAD><body>')
+
+
+def test_the_example_course_builds(tmp_path, site):
+    """docs/teachers/mkdocs-course: 8 stops in English and 8 in Chinese, one live example each."""
+    _, playground = site
+    course = Path(__file__).resolve().parents[1] / "docs" / "teachers" / "mkdocs-course"
+    result = subprocess.run([sys.executable, "-m", "mkdocs", "build", "--strict", "-q", "-d", str(tmp_path / "out")],
+                            cwd=course, capture_output=True, text=True,
+                            env={"NO_MKDOCS_2_WARNING": "1", "PATH": "/usr/bin:/bin",
+                                 "AUTOGRAD_PLAYGROUND_SITE": str(playground)})
+    assert result.returncode == 0, result.stderr
+    out = tmp_path / "out"
+    for lang in ("en", "zh"):
+        stops = sorted((out / lang).glob("0*/index.html"))
+        assert len(stops) == 8
+        for page in stops:
+            text = page.read_text(encoding="utf-8")
+            assert text.count('<script src="../../playground/embed.js" async></script>') == 1, page
+            assert text.count('class="autograd highlight"') == 1, page
+        assert "embed.js" not in (out / lang / "index.html").read_text(encoding="utf-8")
+    assert "叶子节点" in block_text((out / "zh" / "01-graph" / "index.html").read_text(encoding="utf-8"))

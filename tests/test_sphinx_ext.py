@@ -197,3 +197,27 @@ def test_other_builders_copy_nothing(tmp_path, playground):
     assert result.returncode == 0, result.stderr
     assert not (root / "_build" / "text" / "playground").exists()
     assert "x ** Square(2).p" in (root / "_build" / "text" / "lessons" / "rest.txt").read_text(encoding="utf-8")
+
+
+def test_the_example_course_is_current_and_builds(tmp_path, playground):
+    """docs/teachers/sphinx-course: 8 stops in English and 8 in Chinese, one live example each."""
+    repo = Path(__file__).resolve().parents[1]
+    check = subprocess.run([sys.executable, "docs/teachers/make_courses.py", "--check"], cwd=repo,
+                           capture_output=True, text=True)
+    assert check.returncode == 0, check.stderr
+    course = repo / "docs" / "teachers" / "sphinx-course"
+    result = subprocess.run([sys.executable, "-m", "sphinx", "-q", "-W", "-b", "html", ".", str(tmp_path / "out")],
+                            cwd=course, capture_output=True, text=True,
+                            env={"PATH": "/usr/bin:/bin", "AUTOGRAD_PLAYGROUND_SITE": str(playground)})
+    assert result.returncode == 0, result.stderr
+    out = tmp_path / "out"
+    for lang in ("en", "zh"):
+        stops = sorted((out / lang).glob("0*.html"))
+        assert len(stops) == 8
+        for page in stops:
+            text = page.read_text(encoding="utf-8")
+            assert text.count('<script src="../playground/embed.js" async></script>') == 1, page
+            assert len(blocks(text)) == 1, page
+        assert "embed.js" not in (out / lang / "index.html").read_text(encoding="utf-8")
+    zh = blocks((out / "zh" / "01-graph.html").read_text(encoding="utf-8"))[0]
+    assert zh.startswith("# autograd: show=graph,grads lang=zh autorun\nimport torch\n") and "叶子节点" in zh
