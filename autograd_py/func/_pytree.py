@@ -82,6 +82,14 @@ def tree_flatten(tree):
 
 
 def _flatten_into(tree, leaves):
+    kind = type(tree)
+    if kind is tuple or kind is list:  # the common containers first, without _children's tests
+        if not tree:
+            return TreeSpec(kind, None, [])
+        return TreeSpec(kind, None, [_flatten_into(c, leaves) for c in tree])
+    if kind not in _CONTAINERS and not isinstance(tree, tuple):  # a leaf: a tensor, a number, None...
+        leaves.append(tree)
+        return _LEAF
     parts = _children(tree)
     if parts is None:
         leaves.append(tree)
@@ -90,17 +98,23 @@ def _flatten_into(tree, leaves):
     return TreeSpec(kind, context, [_flatten_into(c, leaves) for c in children])
 
 
+_CONTAINERS = (tuple, list, dict)
+
+
 def tree_unflatten(leaves, spec):
     """Rebuilds the structure ``spec`` around ``leaves``."""
-    leaves = list(leaves)
+    if type(leaves) is not list and type(leaves) is not tuple:
+        leaves = list(leaves)
     if len(leaves) != spec.num_leaves:
         raise ValueError(f"treespec.unflatten(leaves): `leaves` has length {len(leaves)} but the spec "
                          f"refers to a pytree that holds {spec.num_leaves} items ({spec}).")
+    if spec.type is tuple and all(c.type is None for c in spec.children):  # a flat tuple of leaves
+        return tuple(leaves)
     return _build(iter(leaves), spec)
 
 
 def _build(it, spec):
-    if isinstance(spec, LeafSpec):
+    if spec.type is None:  # a leaf
         return next(it)
     children = [_build(it, c) for c in spec.children]
     if spec.type is dict:
