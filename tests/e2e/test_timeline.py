@@ -256,3 +256,33 @@ def test_a_10000_iteration_loop_stays_responsive_and_is_grouped(playground):
         slider.fill(str(number))
     expect(where).to_contain_text("line 7")
     assert time.monotonic() - t0 < 20
+
+
+def test_the_lesson_watch_the_graph_grow_runs_and_scrubs_in_both_languages(playground):
+    tab = playground
+    tab.testid("lessons").select_option("graph-grow")
+    output = tab.click_run()
+    assert "tensor([  4., -18.])" in output and "tensor([ 16., -72.])" in output
+    slider = tab.testid("timeline")
+    where = tab.testid("timeline-step")
+    # Comments and blank lines are no steps. Line 5 adds x (no grad); line 6 (y = w * x) adds
+    # MulBackward0 and y; line 7 adds loss, PowBackward0 and SumBackward0.
+    for number, line, nodes in [(2, 4, 2), (3, 5, 3), (4, 6, 5), (5, 7, 8)]:
+        slider.fill(str(number))
+        expect(where).to_have_attribute("data-line", str(line))
+        expect(drawn(tab)).to_have_count(nodes)
+    slider.fill("8")  # loss.backward()'s pass
+    expect(where).to_contain_text("backward()")
+    slider.fill("9")
+    expect(where).to_have_attribute("data-line", "10")
+    assert grad_text(tab, "w") == "[4., -18.]"
+    expect(tab.testid("timeline-group")).to_have_text("loop at line 11: 3 iterations")
+    try:
+        tab.page.locator("[data-lang=zh]").click()
+        expect(tab.testid("timeline-group")).to_have_text("第 11 行的循环：3 次迭代")
+        expect(where).to_contain_text("第 9 步，共 23 步 · 第 10 行")
+        assert "看计算图长出来" in tab.page.locator(".explain").inner_text()
+        assert "# 拖动计算图上方的时间线" in tab.get_code()
+    finally:
+        tab.page.locator("[data-lang=en]").click()
+    tab.testid("lessons").select_option("graph")
