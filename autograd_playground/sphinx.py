@@ -29,9 +29,10 @@ no CDN), adds ``<script src=".../playground/embed.js" async>`` to the pages that
 block, a ``.. raw:: html`` marked block or an ``<autograd-playground>`` element, and to no other
 page, and puts a small service worker at the output's root so the course opens offline after the
 first visit (course_offline.py). ``embed.js`` turns the blocks into examples in the browser;
-readers without JavaScript, and printing, keep the highlighted listing. Where no other extension
-(MyST-NB) defines ``code-cell``, it is a ``code-block`` here, so notes written for Jupyter Book
-build unchanged.
+readers without JavaScript, and printing, keep the highlighted listing. In Jupyter Book 1
+(MyST-NB), a ``code-cell`` tagged ``autograd`` (``:tags: [autograd]``) is a marked block too;
+where no other extension defines ``code-cell``, it is a ``code-block`` here, so notes written for
+Jupyter Book build unchanged with plain Sphinx.
 
 Options (``conf.py``): ``autograd_playground_dir`` (default ``"playground"``) and
 ``autograd_playground_site`` (a build of ``web/build/build_site.py`` to copy instead of the
@@ -71,6 +72,19 @@ def has_marked_blocks(doctree: nodes.Node) -> bool:
         if isinstance(node, nodes.raw) and "html" in node.get("format", "").split() and has_live_examples(node.astext()):
             return True
     return False
+
+
+def mark_tagged_cells(app, doctree, docname):
+    """MyST-NB (Jupyter Book 1) cells tagged ``autograd``: their code listing is the marked block.
+
+    A cell's tags become classes ``tag_<name>`` on its container, around the input listing and
+    the outputs; only the listing is the example.
+    """
+    for cell in list(doctree.findall(nodes.container)):
+        if f"tag_{MARK}" in cell.get("classes", ()):
+            listing = next(iter(cell.findall(nodes.literal_block)), None)
+            if listing is not None and MARK not in listing["classes"]:
+                listing["classes"].append(MARK)
 
 
 def _playground(app) -> str:
@@ -121,6 +135,7 @@ def setup(app):
     app.add_config_value("autograd_playground_site", "", "html", types=[str])
     app.connect("config-inited", _code_cell_as_code_block)
     app.connect("builder-inited", _find_playground)
+    app.connect("doctree-resolved", mark_tagged_cells)
     app.connect("html-page-context", _add_scripts)
     app.connect("build-finished", _write_course_worker)
     return {"version": "0.1.0", "parallel_read_safe": True, "parallel_write_safe": True}

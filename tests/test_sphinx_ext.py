@@ -221,3 +221,25 @@ def test_the_example_course_is_current_and_builds(tmp_path, playground):
         assert "embed.js" not in (out / lang / "index.html").read_text(encoding="utf-8")
     zh = blocks((out / "zh" / "01-graph.html").read_text(encoding="utf-8"))[0]
     assert zh.startswith("# autograd: show=graph,grads lang=zh autorun\nimport torch\n") and "叶子节点" in zh
+
+
+def test_a_jupyter_book_cell_tagged_autograd_marks_its_listing_only():
+    # MyST-NB draws a cell as container(tag_<tag>) > container(cell_input) > literal_block, then
+    # the outputs' listings; Jupyter Book 1 itself is tested by hand (it pins Sphinx < 8).
+    from docutils import nodes
+
+    from autograd_playground.sphinx import has_marked_blocks, mark_tagged_cells
+
+    def cell(*classes):
+        return nodes.container("", nodes.container("", nodes.literal_block("print(1)", "print(1)"),
+                                                   classes=["cell_input"]),
+                               nodes.container("", nodes.literal_block("1", "1"), classes=["cell_output"]),
+                               classes=["cell", *classes])
+
+    doctree = nodes.document(None, None)
+    doctree += [cell("tag_autograd"), cell("tag_hide-input")]
+    assert not has_marked_blocks(doctree)
+    mark_tagged_cells(None, doctree, "lesson")
+    listings = list(doctree.findall(nodes.literal_block))
+    assert [listing["classes"] for listing in listings] == [["autograd"], [], [], []]
+    assert has_marked_blocks(doctree)
