@@ -93,7 +93,8 @@ class GradLevel:
             t = chain(t)[0]  # under vmap, the physical tensor the graph was recorded on
             fn = t.grad_fn
             if fn is None:
-                if self._outside(t):
+                # a view made under no_grad requires grad through its base: the base's owner counts
+                if self._outside(t._base if t._base is not None else t):
                     return True
             else:
                 stack.append(fn)

@@ -200,7 +200,8 @@ def _assemble(batched, flat_primals, numels, primals_spec, argnums):
     out_shape = tuple(batched.shape[1:])
     blocks = []
     for part, p in zip(full.split(numels, -1), flat_primals):
-        blocks.append(part.reshape(out_shape + tuple(p.shape)))
+        # functorch's safe_unflatten of the last dim: a view (a squeeze for a 0-dim primal)
+        blocks.append(part.view(out_shape + tuple(p.shape)) if p.dim() else part.squeeze(-1))
     jac = tree_unflatten(blocks, primals_spec)
     return jac[0] if isinstance(argnums, int) else jac
 

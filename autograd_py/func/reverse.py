@@ -240,7 +240,7 @@ def jacrev(func, argnums=0, *, has_aux=False, chunk_size=None, _preallocate_and_
         error_if_complex("jacrev", flat_output, is_input=False)
         primals = slice_argnums(args, argnums)
         _, primals_spec = tree_flatten(primals)
-        blocks = _jacobian_blocks(vjp_fn)
+        blocks = _joined_like_functorch(_jacobian_blocks(vjp_fn), vjp_fn.inputs)
         per_output = []
         for row in blocks:
             jac = tree_unflatten(row, primals_spec)
@@ -266,6 +266,35 @@ def _vjp_rows_one_by_one(out, inputs, basis, create_graph):
     return rows
 
 
+def _joint_rows(out, live, inputs, basis, create_graph):
+    """The rows of ``out``'s basis with a zero cotangent for every other output that requires
+    grad, as functorch's one vmapped vjp over the whole basis: there a zero times another output's
+    infinite or NaN local derivative gives NaN in this output's rows too."""
+    from .. import engine
+    from ..autograd.batched import _graph_supports_batching
+    from ..ops import base
+    from .._tensor import _make
+    import autograd_py
+    n = basis.shape[0]
+    cots = [basis if o is out else _make(np.zeros((n,) + tuple(o.shape), o.dtype.np)) for o in live]
+    if create_graph or vmap_levels or not all(o.grad_fn is not None and _graph_supports_batching(o.grad_fn)
+                                              for o in live):
+        per_row = [autograd_grad(live, inputs, [c[k] for c in cots], retain_graph=True, create_graph=create_graph,
+                                 allow_unused=True) for k in range(n)]
+        rows = []
+        for i, x in enumerate(inputs):
+            parts = [g[i] for g in per_row]
+            rows.append(None if all(p is None for p in parts) else
+                        autograd_py.stack([autograd_py.zeros_like(x) if p is None else p for p in parts]))
+        return rows
+    base.batch_ndim[0] = 1
+    try:
+        return engine.run_backward(live, cots, keep_graph=True, create_graph=False, inputs=list(inputs),
+                                   accumulate=False)
+    finally:
+        base.batch_ndim[0] = 0
+
+
 def _empty_rows(out, inputs, shape):
     """The rows of an empty output's Jacobian: PyTorch's vmapped backward pass still runs over
     the empty basis, so the (empty) rows are linked to whatever its formulas read (``x`` in
@@ -276,6 +305,26 @@ def _empty_rows(out, inputs, shape):
             for g in grads]
 
 
+def _joined_like_functorch(blocks, inputs):
+    """functorch computes one input's rows for all outputs in one vmapped pass and splits them:
+    when some output's block is differentiable (linked to an outer graph), every block of that
+    input is a view of the joined result and requires grad too. The same join, then the split."""
+    import autograd_py
+    if len(blocks) < 2:
+        return blocks
+    for i, x in enumerate(inputs):
+        column = [row[i] for row in blocks]
+        if all(b.requires_grad for b in column) or not any(b.requires_grad for b in column):
+            continue
+        rows = [b.numel() // max(1, x.numel()) if x.numel() else int(np.prod(b.shape[:b.dim() - x.dim()]))
+                for b in column]
+        flat = [b.reshape(n, *x.shape) for b, n in zip(column, rows)]
+        parts = autograd_py.cat(flat).split(rows)
+        for row, part, b in zip(blocks, parts, column):
+            row[i] = part.view(tuple(b.shape))
+    return blocks
+
+
 def _jacobian_blocks(vjp_fn):
     """``d out_k / d in_i`` for every output k and input i of a ``vjp`` call, each of shape
     ``out_k.shape + in_i.shape``: one backward pass per output, batched over its elements."""
@@ -284,6 +333,7 @@ def _jacobian_blocks(vjp_fn):
     from .._tensor import _make
     level, outputs, inputs = vjp_fn.level, vjp_fn.outputs, vjp_fn.inputs
     create = needs_graph(level, outputs)
+    live = [o for o in outputs if o.requires_grad]
     blocks = []
     for out in outputs:
         shape = tuple(out.shape)
@@ -294,8 +344,11 @@ def _jacobian_blocks(vjp_fn):
         basis = _make(np.eye(n, dtype=out.dtype.np).reshape((n,) + shape))
         with grad_mode.enable_grad():
             # An output that is an input itself has no graph to batch over: one pass per row.
-            rows = (_vjp_rows_one_by_one if vmap_levels else batched_vjp)(out, inputs, basis,
-                                                                          create_graph=create or out.grad_fn is None)
+            if len(live) > 1:
+                rows = _joint_rows(out, live, inputs, basis, create_graph=create or out.grad_fn is None)
+            else:
+                rows = (_vjp_rows_one_by_one if vmap_levels else batched_vjp)(out, inputs, basis,
+                                                                              create_graph=create or out.grad_fn is None)
         row = []
         if n == 0 and create:
             rows = _empty_rows(out, inputs, shape)

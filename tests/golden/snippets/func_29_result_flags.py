@@ -1,0 +1,41 @@
+# is_leaf / requires_grad of torch.func results: jacrev joins one input's rows of every output
+# (one vmapped vjp over the whole basis, split afterwards), so an identity block is linked when
+# another block is, and another output's NaN derivative reaches it; no_grad views of a plain input
+import torch
+from torch.func import jacrev, jacfwd, hessian, vjp, grad, jvp, vmap
+
+v = torch.tensor([0.6, 0.4], requires_grad=True)
+c = torch.tensor([0.6, 0.4])
+
+
+def flags(name, r):
+    if isinstance(r, tuple):
+        for k, x in enumerate(r):
+            flags(f"{name}[{k}]", x)
+    else:
+        print(name, r.is_leaf, r.requires_grad, type(r.grad_fn).__name__ if r.grad_fn else None)
+
+
+flags("jacrev (tanh, id)", jacrev(lambda x: (x.tanh(), x))(v))
+flags("jacrev (tanh, id) plain", jacrev(lambda x: (x.tanh(), x))(c))
+flags("jacrev id", jacrev(lambda x: x)(v))
+flags("jacrev sin", jacrev(lambda x: x.sin())(v))
+flags("jacfwd sin", jacfwd(lambda x: x.sin())(v))
+flags("jacfwd x*x", jacfwd(lambda x: x * x)(v))
+flags("hessian sin", hessian(lambda x: x.sin().sum())(v))
+flags("hessian sum", hessian(lambda x: x.sum())(v))
+flags("jacfwd(jacfwd)", jacfwd(jacfwd(lambda x: x * x))(v))
+flags("vmap x*2", vmap(lambda x: x * 2)(v))
+
+
+def no_grad_view(x):
+    with torch.no_grad():
+        return x.split(1, 0)[0]
+
+
+flags("vjp no_grad view", vjp(no_grad_view, c)[0])
+flags("vjp no_grad view of rg", vjp(no_grad_view, v)[0])
+flags("grad aux no_grad view", grad(lambda x: (x.sum(), no_grad_view(x)), has_aux=True)(c)[1])
+flags("jvp no_grad view", jvp(no_grad_view, (c,), (c,)))
+x = torch.tensor([-1.09, -2.54, 0.87, 0.22]).log()
+print(jacrev(lambda a, b: (a * a + b, a))(x, torch.ones(4)))
