@@ -286,3 +286,30 @@ def test_the_lesson_watch_the_graph_grow_runs_and_scrubs_in_both_languages(playg
     finally:
         tab.page.locator("[data-lang=en]").click()
     tab.testid("lessons").select_option("graph")
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_time_travel_states_have_no_axe_violations(playground, lang):
+    from test_accessibility import violations
+
+    tab = playground
+    page = tab.page
+    page.locator(f'[data-lang="{lang}"]').click()
+    try:
+        tab.testid("lessons").select_option("graph-grow")
+        tab.click_run()
+        tab.testid("timeline").fill("12")  # inside the loop: its iteration list shows
+        expect(tab.testid("timeline-iteration")).to_be_visible()
+        page.locator("[data-testid=graph] g.node[data-name=y]").click()  # a linked line, gradient flow
+        expect(page.locator(".cm-linked-line")).to_have_count(1)
+        page.locator(".cm-line").nth(9).click()  # the cursor's nodes; a two-digit active line number
+        hover_name(tab, 9, "w")
+        expect(tab.testid("tensor-inspector")).to_be_visible()
+        assert violations(page) == [], "timeline, links, inspector"
+        page.mouse.move(5, 5)
+        tab.testid("timeline").fill("8")  # a backward step: its step-through button
+        expect(tab.testid("timeline-open-pass")).to_be_visible()
+        assert violations(page) == [], "a backward step"
+    finally:
+        page.locator('[data-lang="en"]').click()
+        tab.testid("lessons").select_option("graph")
