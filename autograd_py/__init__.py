@@ -27,6 +27,9 @@ from .ops.indexing import index_add, index_select, masked_fill, masked_select, n
 from .ops.sorting import argsort, msort, sort, topk
 from .ops.ternary import addcdiv, addcmul, lerp
 from .ops.linalg import addmm, bmm, dot, inner, matmul, mm, mv, outer
+from .ops.addmv import addmv
+from .ops.binary_math import arctan2, atan2, fmax, fmin
+from .ops.unary import frac
 from .ops.comparison import (allclose, clamp, clamp_max, clamp_min, eq, equal, floor_divide, fmod, ge, gt,
                              isfinite, isinf, isnan, le, logical_and, logical_not, logical_or, lt, maximum,
                              minimum, ne, remainder, where)

@@ -41,9 +41,16 @@ NO_LEVEL = ("Trying to create a dual Tensor for forward AD but no level exists, 
             "enter_dual_level() first.")
 
 
-def enter_level():
+# The levels torch.autograd.forward_ad made (dual_level): their formulas read each primal through
+# _fw_primal's Identity node; torch.func's levels (functorch's own wrappers) do not.
+dual_levels = set()
+
+
+def enter_level(dual=False):
     level = next(_level_ids)
     levels.append(level)
+    if dual:
+        dual_levels.add(level)
     _holders[level] = []
     return level
 
@@ -51,6 +58,7 @@ def enter_level():
 def exit_level(level):
     """Leaves ``level``: every tangent taken at it is dropped."""
     levels.remove(level)
+    dual_levels.discard(level)
     for ref in _holders.pop(level, ()):
         t = ref()
         if t is not None and t._fw_grads is not None:
@@ -126,7 +134,7 @@ def propagate(out, node, inputs):
         if all(t is None for t in tangents):
             continue
         with hidden(level):
-            if grad_mode._state[0]:
+            if grad_mode._state[0] and level in dual_levels:
                 from .ops.fw_primal import primals  # the formula reads primals as PyTorch's _fw_primal
                 result = node.jvp(tangents, primals(inputs), out)
             else:

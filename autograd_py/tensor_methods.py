@@ -2,6 +2,8 @@
 
 from . import creation as C
 from . import devices, dtypes
+from .ops import addmv as AMV
+from .ops import binary_math as BM
 from .ops import comparison as CMP
 from .ops import cumprod as CP
 from .ops import diagonal as D
@@ -15,6 +17,7 @@ from .ops import shape as S
 from .ops import softmax as SM
 from .ops import sorting as SO
 from .ops import ternary as T3
+from .ops import unary as U
 from .random import factories as RF
 from .random import samplers as RS
 from ._tensor import Tensor
@@ -32,6 +35,7 @@ _METHODS = {
     "logical_not": CMP.logical_not, "logical_and": CMP.logical_and, "logical_or": CMP.logical_or,
     "isnan": CMP.isnan, "isinf": CMP.isinf, "isfinite": CMP.isfinite, "allclose": CMP.allclose, "equal": CMP.equal,
     "floor_divide": CMP.floor_divide, "remainder": CMP.remainder, "fmod": CMP.fmod,
+    "fmax": BM.fmax, "fmin": BM.fmin, "atan2": BM.atan2, "arctan2": BM.atan2, "frac": U.frac,
     # reductions
     "sum": R.sum, "mean": R.mean, "prod": R.prod, "max": R.max, "min": R.min, "amax": R.amax, "amin": R.amin,
     "argmax": R.argmax, "argmin": R.argmin, "var": R.var, "std": R.std, "norm": R.norm,
@@ -50,7 +54,7 @@ _METHODS = {
     # sorting
     "sort": SO.sort, "argsort": SO.argsort, "msort": SO.msort, "topk": SO.topk,
     # products
-    "mm": L.mm, "matmul": L.matmul, "dot": L.dot, "mv": L.mv, "bmm": L.bmm, "outer": L.outer,
+    "mm": L.mm, "matmul": L.matmul, "dot": L.dot, "mv": L.mv, "bmm": L.bmm, "outer": L.outer, "addmv": AMV.addmv,
     # in place
     "zero_": IP.zero_, "fill_": IP.fill_, "copy_": IP.copy_,
 }
@@ -66,9 +70,11 @@ def _inplace_method(op):
 
 
 for _name in ("add", "sub", "mul", "div", "pow", "clamp", "neg", "abs", "exp", "log", "sqrt", "sin", "cos",
-              "tanh", "sigmoid", "relu", "reciprocal", "floor", "ceil", "round", "sign", "masked_fill", "index_add"):
+              "tanh", "sigmoid", "relu", "reciprocal", "floor", "ceil", "round", "sign", "masked_fill", "index_add",
+              "clip", "divide", "multiply", "subtract", "true_divide", "negative", "square", "sgn", "tan", "trunc",
+              "log1p", "fmod", "remainder", "floor_divide", "cumsum", "cumprod", "atan2", "arctan2", "frac", "addmv"):
     setattr(Tensor, _name + "_", _inplace_method(_METHODS[_name]))
-for _name in ("t", "squeeze", "unsqueeze", "transpose"):
+for _name in ("t", "squeeze", "unsqueeze", "transpose", "swapaxes"):
     setattr(Tensor, _name + "_", lambda self, *args, _op=_METHODS[_name]: IP.view_(self, _op, *args))
 Tensor.masked_fill_ = IP.masked_fill_
 Tensor.clamp_min_ = _inplace_method(CMP.clamp_min)

@@ -30,7 +30,7 @@ def enter_dual_level():
     """
     if _public:
         raise RuntimeError("Nested forward mode AD is not supported at the moment")
-    _public.append(forward_mode.enter_level())
+    _public.append(forward_mode.enter_level(dual=True))
     return 0
 
 

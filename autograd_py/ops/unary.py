@@ -341,3 +341,26 @@ def round(input, decimals=0):
 
 def trunc(input):
     return _unary(input, np.trunc, TruncBackward0, floating=False)
+
+
+class FracBackward0(Node):
+    """derivatives.yaml's ``self: grad`` and ``result: self_t``: the tangent is the input's itself."""
+    element_wise = True
+    args = ()
+    fw_alias = True
+
+    def backward(self, grad):
+        return grad
+
+
+def frac(input):
+    """The fractional part of each element, ``input - trunc(input)`` (with the input's sign).
+
+    Example::
+
+        >>> torch.frac(torch.tensor([1.5, -2.25, 3.]))
+        tensor([ 0.5000, -0.2500,  0.0000])
+    """
+    if input._data.dtype.kind not in "fc":
+        raise NotImplementedError(f'"frac_cpu" not implemented for \'{input.dtype.legacy_name[:-6]}\'')
+    return _unary(input, lambda d: d - np.trunc(d), FracBackward0)
