@@ -20,7 +20,8 @@ _ELEMENTWISE = (
     "add sub subtract mul multiply div divide true_divide pow square neg negative abs absolute exp log log1p "
     "sqrt sin cos tan tanh sigmoid relu reciprocal sign sgn floor ceil round trunc clamp clip clamp_min clamp_max "
     "maximum minimum clone eq ne lt le gt ge logical_not logical_and logical_or isnan isinf isfinite floor_divide "
-    "remainder fmod rsub where lerp addcmul addcdiv masked_fill detach contiguous float double half long int bool "
+    "remainder fmod fmax fmin atan2 arctan2 frac rsub where lerp addcmul addcdiv masked_fill detach contiguous float "
+    "double half long int bool "
     "to type_as zeros_like ones_like full_like empty_like "
     "__add__ __radd__ __sub__ __rsub__ __mul__ __rmul__ __truediv__ __rtruediv__ __pow__ __rpow__ __neg__ "
     "__abs__ __floordiv__ __rfloordiv__ __mod__ __rmod__ __eq__ __ne__ __lt__ __le__ __gt__ __ge__ __and__ "
@@ -48,7 +49,7 @@ RULES.update({
     "cat": RI.cat_stack(0), "concat": RI.cat_stack(0), "concatenate": RI.cat_stack(0), "stack": RI.cat_stack(1),
     "matmul": RM.matmul, "__matmul__": RM.matmul, "__rmatmul__": lambda lv, c, a, k: RM.matmul(lv, c, (a[1], a[0]), k),
     "mm": RM.as_matmul, "mv": RM.as_matmul, "bmm": RM.as_matmul, "dot": RM.as_matmul, "outer": RM.outer,
-    "addmm": RM.addmm, "__getitem__": RI.getitem, "__setitem__": RI.setitem, "gather": RI.gather,
+    "addmm": RM.addmm, "addmv": RM.addmm, "__getitem__": RI.getitem, "__setitem__": RI.setitem, "gather": RI.gather,
     "index_select": RI.index_select, "type_as": R.type_as, "diagonal": RD.diagonal, "diag_embed": RD.diag_embed, "diag": RD.diag,
     "trace": RD.trace, "masked_select": RI.masked_select,
     **{n: R.inplace_view for n in ("unsqueeze_", "squeeze_", "t_", "transpose_")},
@@ -211,7 +212,8 @@ def _targets():
 _TENSOR_ARG_METHODS = frozenset((
     "add sub mul div true_divide divide multiply subtract pow maximum minimum where masked_fill lerp addcmul addcdiv "
     "gather index_select index_add expand_as view_as reshape_as type_as matmul mm mv bmm dot outer eq ne lt le gt "
-    "ge logical_and logical_or floor_divide remainder fmod clamp clip rsub copy_ add_ sub_ mul_ div_ pow_ "
+    "ge logical_and logical_or floor_divide remainder fmod fmax fmin atan2 arctan2 addmv clamp clip rsub copy_ add_ "
+    "sub_ mul_ div_ pow_ "
     "masked_fill_ addcmul_ addcdiv_ lerp_ clamp_ masked_select __getitem__ __setitem__ clamp_min clamp_max "
     "clamp_min_ clamp_max_ fill_ __iadd__ __isub__ __imul__ __itruediv__ __ipow__").split()) | frozenset(RANDOM)
 
