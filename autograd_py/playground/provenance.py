@@ -10,8 +10,8 @@ Example::
 
     >>> with Provenance() as prov:
     ...     exec(compile("import torch\\nx = torch.ones(2, requires_grad=True)\\ny = x * 2", "<editor>", "exec"), {})
-    >>> prov.info[y.grad_fn]
-    (3, 1)
+    >>> prov.of(y.grad_fn)
+    {'line': 3, 'order': 1}
 """
 import sys
 import weakref
@@ -33,8 +33,11 @@ class Provenance:
     def __init__(self, filename=EDITOR_FILENAME, on_node=None):
         self.filename = filename
         self.on_node = on_node
-        self.info = weakref.WeakKeyDictionary()  # node -> (line, order); a dead node is forgotten
+        # id(node) -> (line, order, weakref to the node): a plain dict costs less per node than a
+        # WeakKeyDictionary; the weakref tells a live node from a dead one whose id was reused.
+        self.info = {}
         self.order = 0
+        self._prune_at = 4096
 
     def __enter__(self):
         self._previous = base.node_recorder[0]
@@ -46,18 +49,24 @@ class Provenance:
         return False
 
     def __call__(self, node):
-        if node in self.info:  # edges set again on the same node: it keeps its first place
+        known = self.info.get(id(node))
+        if known is not None and known[2]() is node:  # edges set again: the node keeps its first place
             return
         filename = self.filename
         frame = sys._getframe(2)
         while frame is not None and frame.f_code.co_filename != filename:
             frame = frame.f_back
         self.order += 1
-        self.info[node] = (frame.f_lineno if frame is not None else None, self.order)
+        self.info[id(node)] = (frame.f_lineno if frame is not None else None, self.order, weakref.ref(node))
+        if len(self.info) > self._prune_at:  # dead nodes' entries go as the table doubles: linear in all
+            self.info = {k: v for k, v in self.info.items() if v[2]() is not None}
+            self._prune_at = max(4096, 2 * len(self.info))
         if self.on_node is not None:
             self.on_node(node)
 
     def of(self, node):
         """``{"line", "order"}`` of ``node`` (both None for a node made outside the run)."""
-        line, order = self.info.get(node, (None, None))
-        return {"line": line, "order": order}
+        known = self.info.get(id(node))
+        if known is None or known[2]() is not node:
+            return {"line": None, "order": None}
+        return {"line": known[0], "order": known[1]}

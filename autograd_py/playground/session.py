@@ -74,7 +74,9 @@ class Session:
         max_chars (int): per-run cap on captured output characters.
         max_lines (int): per-run cap on captured output lines.
         timeline (bool): record each run's timeline and the lines that made its nodes (issue 12's
-            time travel; costly on op-heavy loops, so off by default).
+            time travel: a call per executed statement, see ``step_hooks``; about 1.3-1.5x on a
+            training loop, more on loops of cheap scalar statements). The page's worker asks for
+            it; embeds and plain ``Session()`` do without.
 
     Example::
 
@@ -99,8 +101,6 @@ class Session:
         self._jacobian = None  # (output, input, matrix) of the Jacobian the view shows
         self.freeing = FreeingCalls()  # which user line last freed a graph
         self._script = None  # (filename, code) of the command running now
-        # Recording a run's timeline costs up to 12x on op-heavy loops (sys.settrace): only when asked,
-        # until the page's timeline view needs it and the recorder is cheap (issue 12).
         self.record_timeline = timeline
         self._timeline = None  # the last run's (see ``timeline``)
         self._provenance = None  # lines and orders of the last run's nodes
@@ -327,6 +327,8 @@ class Session:
                 warnings.simplefilter("always")
                 warnings.showwarning = _warning_printer(capture)
                 compiled = compile(code, filename, mode, dont_inherit=True)
+                if timeline is self._timeline:
+                    compiled = _with_step_hooks(timeline, compiled)
                 with self._provenance if timeline is self._timeline else contextlib.nullcontext(), timeline:
                     exec(compiled, self.namespace)
         except BaseException as exc:  # the user's KeyboardInterrupt/SystemExit too
@@ -367,6 +369,20 @@ def _dumps(result):
         return json.dumps(result, allow_nan=False)
     except ValueError:
         return json.dumps(json_safe(result), allow_nan=False)
+
+
+def _with_step_hooks(timeline, compiled):
+    """The run's code with the timeline's calls (``step_hooks``), or as it is if that fails.
+
+    The code was compiled as typed first, so a syntax error and its warnings are the code's own.
+    """
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")  # SyntaxWarnings were shown by the first compile
+            return timeline.compile()
+    except Exception as exc:  # the timeline stays empty; the run must not suffer
+        timeline.error = f"{type(exc).__name__}: {exc}"
+        return compiled
 
 
 def _display_to(stdout):

@@ -1,8 +1,8 @@
 """The timeline of a playground run: one step per executed statement of the user's code.
 
-``Timeline`` traces line events of the editor's code (``sys.settrace``; library frames get no
-line tracing), and closes a step at the next one: what the statement did is stored as a *delta*,
-never a snapshot, so memory follows what changed:
+The code runs with a call to this recorder before each statement (``step_hooks`` inserts them
+with ``ast``; the library's own code runs untouched), and a step closes at the next one: what the
+statement did is stored as a *delta*, never a snapshot, so memory follows what changed:
 
 - ``nodes``: ids of the autograd nodes the statement made (their rows are in ``nodes`` of the
   timeline: name, line, order, step and ``next``, the ids of ``next_functions``);
@@ -11,8 +11,10 @@ never a snapshot, so memory follows what changed:
 - ``grads``: ``.grad`` of named tensors that changed, by tensor id (None when cleared);
 - ``saved``: saved tensors whose state changed (``alive``/``freed``/``modified``), by node id.
 
-``backward()`` and ``autograd.grad`` calls are steps of their own (``kind`` ``"backward"`` or
-``"grad"``) carrying ``pass``, the number the step-through trace gives its pass.
+A loop's header is a step before each iteration and before the check that ends the loop, as a
+debugger's line events are. ``backward()`` and ``autograd.grad`` calls are steps of their own
+(``kind`` ``"backward"`` or ``"grad"``) carrying ``pass``, the number the step-through trace gives
+its pass.
 
 Long runs are summarised: each run of a loop is a group (header line, first and last step,
 iterations). The first ``keep_iterations`` iterations and the last one are stored; the ones
@@ -21,59 +23,26 @@ and counted in the group's ``elided``. At most ``limit`` steps are stored; beyon
 folded likewise and only the last is kept. ``step`` numbers count every executed statement.
 
 Limits: only module-level names and the parameters of named modules are watched (a function's
-locals are not); values and grads keep at most ``PREVIEW_ELEMENTS`` numbers (the first ones and
-min/max/mean beyond); saved-tensor states are checked after backward passes and version changes
-of named tensors (an unnamed tensor written in place shows at the next such step); nodes made in
-elided iterations keep a row only while alive then.
+locals are not; see ``timeline_state``); values and grads keep at most 64 numbers (the first 16
+and min/max/mean beyond); saved-tensor states are checked after backward passes and version
+changes of named tensors (an unnamed tensor written in place shows at the next such step); nodes
+made in elided iterations keep a row only while alive then.
 """
-import ast
+import builtins
 import os
 import sys
 import weakref
 
 import numpy as np
 
-from .._tensor import Tensor
-from . import graph
+from . import graph, step_hooks
+from .timeline_state import NodeIds, StateWatch
 
 STEP_LIMIT = 5000  # stored steps
 KEEP_ITERATIONS = 20  # iterations of each loop run stored before the rest are folded (but the last)
-PREVIEW_ELEMENTS = 64
 NODE_LIMIT = 20000  # node rows kept
-SAVED_WATCH = 2000  # newest nodes with saved tensors whose states are followed
 _GRAD_API = os.path.join("autograd", "api.py")
-
-
-def loop_headers(code):
-    """``{header_line: last_line}`` of every for/while loop in ``code`` (empty if it does not parse)."""
-    try:
-        tree = ast.parse(code)
-    except (SyntaxError, ValueError):
-        return {}
-    return {n.lineno: n.end_lineno for n in ast.walk(tree) if isinstance(n, (ast.For, ast.While, ast.AsyncFor))}
-
-
-def small(data):
-    """A copy small enough to keep per step: all values up to ``PREVIEW_ELEMENTS``, else the first
-    ones and min/max/mean (floats, or None for non-numeric dtypes)."""
-    out = {"shape": list(data.shape)}
-    if data.dtype.kind not in "fiub":
-        return out
-    flat = np.asarray(data, dtype=np.float64).reshape(-1)
-    if flat.size <= PREVIEW_ELEMENTS:
-        out["values"] = flat.tolist()
-    else:
-        out["values"] = flat[:PREVIEW_ELEMENTS].tolist()
-        out["truncated"] = True
-        out["min"], out["max"], out["mean"] = float(flat.min()), float(flat.max()), float(flat.mean())
-    return out
-
-
-def _grad_key(g):
-    if g is None:
-        return None
-    d = g._data
-    return (id(g), g._version_counter[0], d.tobytes() if d.size <= PREVIEW_ELEMENTS else id(d))
+_STEP, _ENTER, _NEXT = 0, 1, 2  # what a hook's line is: a statement, a loop's start, a loop's header again
 
 
 def _merge(into, delta):
@@ -91,11 +60,14 @@ def _empty():
 
 
 class Timeline:
-    """Records the steps of one run (see the module's docstring); install with ``with``.
+    """Records the steps of one run (see the module's docstring).
+
+    ``compile`` the code with it, then run that code inside ``with timeline:`` (which puts the
+    recorder's calls in the run's builtins, and makes them do nothing once it ends).
 
     Args:
         namespace (dict): the run's globals (the names watched).
-        code (str): the run's source (its loops are found with ``ast``).
+        code (str): the run's source (kept for ``compile``).
         provenance (provenance.Provenance): gives node lines and orders; its ``on_node`` is set here.
         filename (str, optional): the code's pseudo file name. Defaults to ``"<editor>"``.
         limit (int, optional): most steps stored. Defaults to ``STEP_LIMIT``.
@@ -105,13 +77,16 @@ class Timeline:
     def __init__(self, namespace, code, provenance, filename="<editor>", limit=STEP_LIMIT,
                  keep_iterations=KEEP_ITERATIONS):
         self.namespace = namespace
+        self.code = code
         self.filename = filename
         self.provenance = provenance
         provenance.on_node = self._on_node
         provenance.tensor_lines = self.tensor_lines = {}
+        self.node_id = NodeIds()
+        self.state = StateWatch(namespace, self.tensor_lines, self.node_id)
         self.limit = limit
         self.keep = keep_iterations
-        self.loops = loop_headers(code)
+        self.loops = {}  # header line -> last line of every loop (``compile`` fills it)
         self.steps = []  # stored steps
         self.total = 0  # executed steps
         self.current = None  # the open step: {"step", "line", "kind", ...}
@@ -124,66 +99,140 @@ class Timeline:
         self.held = None  # iterations that may be folded: {"entry": loop run, "iters": [([steps], [groups], n)]}
         self._group_seq = 0
         self.folded = None  # the delta of folded steps, waiting for the next stored step
-        self.watched = []  # weakrefs to nodes with saved tensors
-        self.saved_last = {}
-        self.var_keys = {}
-        self.grad_keys = {}
-        self.grad_snap = {}  # tensor id -> small(.grad) as last recorded, for inspect
-        self._previous_trace = None
+        self.error = None  # what stopped the recorder, if it failed (the run itself goes on)
+        self._builtins = None
 
-    # ---- tracing -------------------------------------------------------------------------
+    # ---- recording -----------------------------------------------------------------------
+    def compile(self, flags=0):
+        """The code object to run: ``code`` with the recorder's calls (see ``step_hooks``)."""
+        compiled, self.loops = step_hooks.instrument(self.code, self.filename, flags)
+        return compiled
+
     def __enter__(self):
-        self._previous_trace = sys.gettrace()
-        sys.settrace(self._global)
+        base = self.namespace.get("__builtins__", builtins)
+        self._builtins = dict(base if isinstance(base, dict) else vars(base))
+        self._builtins.update(zip(step_hooks.HOOKS, self._hooks()))
+        self.namespace["__builtins__"] = self._builtins
         return self
 
     def __exit__(self, *exc):
-        sys.settrace(self._previous_trace)
+        self._silence()
         self.finish()
         return False
 
-    def _global(self, frame, event, arg):
-        if frame.f_code.co_filename == self.filename:
-            return self._local
-        return None
+    def _silence(self):
+        """The calls do nothing from now on (functions of the run may be called from the console)."""
+        if self._builtins is not None:
+            self._builtins.update(zip(step_hooks.HOOKS, _quiet_hooks()))
 
-    def _local(self, frame, event, arg):
-        if event == "line":
-            self._line(frame, frame.f_lineno)
-        elif event == "return":
-            while self.active and self.active[-1]["frame"] is frame:
-                self._exit_loop()
-        return self._local
+    def _hooks(self):
+        getframe, line_event = sys._getframe, self._line
+
+        def step(line):
+            try:
+                line_event(getframe(1), line, _STEP)
+            except Exception as exc:
+                self._fail(exc)
+
+        def loop(line):
+            try:
+                line_event(getframe(1), line, _ENTER)
+            except Exception as exc:
+                self._fail(exc)
+
+        def for_(iterable, line):
+            return self._iterate(iter(iterable), line)
+
+        def next_(line):  # a while loop's test: the first one belongs to the step that entered the loop
+            try:
+                frame, top = getframe(1), self.active[-1] if self.active else None
+                if top is not None and top["first"] and top["frame"] is frame and top["line"] == line:
+                    top["first"] = False
+                else:
+                    line_event(frame, line, _NEXT)
+            except Exception as exc:
+                self._fail(exc)
+            return True
+
+        def done(line):
+            try:
+                self._exhausted(getframe(1), line)
+            except Exception as exc:
+                self._fail(exc)
+
+        return step, loop, for_, next_, done
+
+    def _iterate(self, iterator, line):
+        """The items of a for loop, the header's step opened before each next one is asked for."""
+        getframe, line_event = sys._getframe, self._line
+        for item in iterator:
+            yield item
+            try:
+                line_event(getframe(1), line, _NEXT)  # frame 1: the loop's, which asks for the item
+            except Exception as exc:
+                self._fail(exc)
+        try:
+            self._exhausted(getframe(1), line)
+        except Exception as exc:
+            self._fail(exc)
+
+    def _fail(self, exc):
+        """A bug of the recorder must not become the user's error: recording stops, the run goes on."""
+        self.error = f"{type(exc).__name__}: {exc}"
+        self._silence()
 
     def _on_node(self, node):
         self.new_nodes.append(node)
 
-    def _line(self, frame, line):
+    def _leave_returned(self, frame):
+        """Ends loop runs of frames that returned (or yielded) since: those ``frame`` does not run in."""
+        active = self.active
+        while active:
+            target, f = active[-1]["frame"], frame
+            while f is not None and f is not target:
+                f = f.f_back
+            if f is not None:
+                return
+            self._exit_loop()
+
+    def _line(self, frame, line, kind):
         self._close()
+        active = self.active
+        if active and active[-1]["frame"] is not frame:
+            self._leave_returned(frame)
         # A line outside a loop run of this frame ends it (after a break, or the loop's end).
-        while self.active and self.active[-1]["frame"] is frame and not (
-                self.active[-1]["line"] <= line <= self.active[-1]["end"]):
+        while active and active[-1]["frame"] is frame and not active[-1]["line"] <= line <= active[-1]["end"]:
+            self._exit_loop()
+        top = active[-1] if active else None
+        same_loop = top is not None and top["frame"] is frame and top["line"] == line
+        if kind == _ENTER and same_loop:  # the loop again, its last run not left by another line
             self._exit_loop()
         self.total += 1
-        for entry in self.active:
+        for entry in active:
             entry["steps"] += 1
-        if line in self.loops:
-            top = self.active[-1] if self.active else None
-            if top is not None and top["frame"] is frame and top["line"] == line:
-                self._next_iteration(top)
-            else:
-                self._enter_loop(frame, line)
+        if kind == _ENTER or kind == _NEXT and not same_loop:
+            self._enter_loop(frame, line)
+        elif kind == _NEXT:
+            self._next_iteration(top)
         self.current = {"step": self.total, "line": line, "kind": "line"}
-        group = self.active[-1]["row"] if self.active else None
-        if group is not None:
+        if active:
+            group = active[-1]["row"]
             self.current["group"] = group["id"]
             self.current["iteration"] = group["iterations"]
+
+    def _exhausted(self, frame, line):
+        """The loop at ``line`` ended by its own check (not a break): its last header step was that."""
+        if self.active and self.active[-1]["frame"] is frame and self.active[-1]["line"] == line:
+            self.active[-1]["exhausted"] = True
 
     def on_pass(self, when, recorder):
         """The session's boundary callback around every top-level backward pass."""
         if when == "before":
             line = recorder.where[1] if recorder.where and recorder.where[0] == self.filename else None
             self._close()
+            frame = _user_frame(self.filename)
+            if frame is not None and self.active and self.active[-1]["frame"] is not frame:
+                self._leave_returned(frame)
             self.total += 1
             for entry in self.active:
                 entry["steps"] += 1
@@ -197,14 +246,14 @@ class Timeline:
     # ---- loops ---------------------------------------------------------------------------
     def _enter_loop(self, frame, line):
         self._group_seq += 1
-        row = {"id": self._group_seq, "line": line, "end": self.loops[line], "first_step": self.total,
+        row = {"id": self._group_seq, "line": line, "end": self.loops.get(line, line), "first_step": self.total,
                "last_step": self.total, "iterations": 1, "shown": [[1, self.total, self.total]], "elided": None,
                "parent": self.active[-1]["row"]["id"] if self.active else None}
         if self.held is not None:
             self.held["iters"][-1][1].append(row)
         else:
             self.groups.append(row)
-        self.active.append({"frame": frame, "line": line, "end": row["end"], "row": row, "steps": 1})
+        self.active.append({"frame": frame, "line": line, "end": row["end"], "row": row, "steps": 1, "first": True})
 
     def _next_iteration(self, entry):
         row = entry["row"]
@@ -223,7 +272,7 @@ class Timeline:
     def _exit_loop(self):
         entry = self.active.pop()
         row = entry["row"]
-        if row["iterations"] > 1 and entry["steps"] == 1 and row["line"] != row["end"]:
+        if row["iterations"] > 1 and entry.get("exhausted"):
             row["iterations"] -= 1  # that header step was the check that ended the loop
             row["shown"].pop()
         if self.held is not None and self.held["entry"] is entry:
@@ -307,73 +356,32 @@ class Timeline:
 
     def _delta(self, check_saved, line):
         delta = _empty()
+        if self.new_nodes:
+            self._node_rows(delta)
+        if line is None:
+            line = self._last_line()
+        if self.state.scan(delta, line) or check_saved:
+            delta["saved"] = self.state.saved_changes()
+        return delta
+
+    def _node_rows(self, delta):
         for node in self.new_nodes:
-            nid = f"f{id(node)}"
+            nid = self.node_id(node)
             if len(self.node_rows) >= NODE_LIMIT:
                 self.nodes_dropped += 1
                 continue
             prov = self.provenance.of(node)
             self.node_rows[nid] = {"id": nid, "name": type(node).__name__, **prov,
                                    "step": self.total,
-                                   "next": [f"f{id(n)}" if n is not None else None for n, _ in node.next_functions],
+                                   "next": [self.node_id(n) if n is not None else None for n, _ in node.next_functions],
                                    "_ref": weakref.ref(node)}
             delta["nodes"].append(nid)
             if node._vars:
-                self.watched.append(weakref.ref(node))
+                self.state.watch(node)
         self.new_nodes = []
-        versions_changed = False
-        seen = set()
-        for name, t in graph.named_tensors(self.namespace):
-            fn = t._grad_fn
-            key = (id(t), t._version_counter[0], t._requires_grad, id(fn), _grad_key(t._grad))
-            if self.var_keys.get(name) != key:
-                old = self.var_keys.get(name)
-                versions_changed = versions_changed or (old is not None and old[0] == key[0] and old[1] != key[1])
-                self.var_keys[name] = key
-                self.tensor_lines.setdefault(id(t), line if line is not None else self._last_line())
-                delta["vars"][name] = self._summary(t)
-            if id(t) not in seen:
-                seen.add(id(t))
-                gkey = _grad_key(t._grad)
-                if self.grad_keys.get(id(t), None) != gkey:
-                    self.grad_keys[id(t)] = gkey
-                    delta["grads"][f"t{id(t)}"] = None if t._grad is None else small(t._grad._data)
-        for name in [n for n in self.var_keys if not _bound(self.namespace, n)]:
-            del self.var_keys[name]
-            delta["vars"][name] = None  # unbound (``del``), or no longer a tensor
-        if check_saved or versions_changed:
-            delta["saved"] = self._saved_changes()
-        return delta
 
     def _last_line(self):
         return self.steps[-1]["line"] if self.steps else None
-
-    @staticmethod
-    def _summary(t):
-        fn = t._grad_fn
-        return {"id": f"t{id(t)}", "shape": list(t._data.shape), "dtype": repr(t.dtype),
-                "requires_grad": t._requires_grad, "grad_fn": type(fn).__name__ if fn is not None else None,
-                "grad_fn_id": f"f{id(fn)}" if fn is not None else None, "version": t._version_counter[0],
-                "value": small(t._data), "grad": None if t._grad is None else small(t._grad._data)}
-
-    def _saved_changes(self):
-        changes = {}
-        live = []
-        for ref in self.watched[-SAVED_WATCH:]:
-            node = ref()
-            if node is None:
-                continue
-            live.append(ref)
-            nid = f"f{id(node)}"
-            states = {key: state for key, _, state in node.saved_items()}
-            last = self.saved_last.get(nid)
-            diff = {k: s for k, s in states.items() if last is None and s != "alive" or
-                    last is not None and last.get(k) != s}
-            if diff:
-                changes[nid] = diff
-            self.saved_last[nid] = states
-        self.watched = live
-        return changes
 
     def finish(self):
         """Closes the last step and every loop still open (an error may have ended the run)."""
@@ -393,23 +401,33 @@ class Timeline:
 
     # ---- answers -------------------------------------------------------------------------
     def export(self):
-        """The page's JSON: ``{"steps", "total_steps", "groups", "nodes", "lines", ...}``."""
+        """The page's JSON: ``{"steps", "total_steps", "groups", "nodes", "lines", ...}``.
+
+        A node alive now has the id ``graph.export`` gives it; one made where a dead node was has
+        its own (see ``timeline_state.NodeIds``). ``error`` says why recording stopped, if it did.
+        """
+        rename = self.node_id.renames()
         steps = []
         lines = {}
         for s in self.steps:
             d = s["delta"]
             row = {k: v for k, v in s.items() if k != "delta"}
-            row.update(nodes=d["nodes"], grads=d["grads"], saved=d["saved"],
-                       vars={name: _public(v) for name, v in d["vars"].items()})
+            row.update(nodes=d["nodes"], grads=d["grads"], saved=d["saved"], vars=d["vars"])
+            if rename:
+                row.update(_renamed(row, rename))
             steps.append(row)
             if s["line"] is not None:
                 mark = lines.setdefault(str(s["line"]), {"nodes": 0, "backward": 0})
                 mark["nodes"] += len(d["nodes"])
                 mark["backward"] += s["kind"] != "line"
         nodes = [{k: v for k, v in r.items() if k != "_ref"} for r in self.node_rows.values()]
+        if rename:
+            for r in nodes:
+                r["id"] = rename.get(r["id"], r["id"])
+                r["next"] = [rename.get(n, n) for n in r["next"]]
         return {"steps": steps, "total_steps": self.total, "stored_steps": len(steps), "limit": self.limit,
                 "groups": self.groups, "groups_dropped": self.groups_dropped, "nodes": nodes,
-                "nodes_dropped": self.nodes_dropped, "lines": lines}
+                "nodes_dropped": self.nodes_dropped, "lines": lines, "error": self.error}
 
     def inspect(self, name, step):
         """``name`` as the timeline last recorded it at ``step`` (a step number; see ``Session.inspect``)."""
@@ -426,22 +444,25 @@ class Timeline:
                 "bound": found is not None, "tensor": _public(found, text=True) if found else None}
 
 
+def _renamed(row, rename):
+    """A step's ``nodes``, ``saved`` and ``vars`` with node ids renamed (summaries are copied)."""
+    renamed = {"nodes": [rename.get(n, n) for n in row["nodes"]],
+               "saved": {rename.get(n, n): states for n, states in row["saved"].items()}}
+    renamed["vars"] = {name: v if v is None or v["grad_fn_id"] not in rename else
+                       {**v, "grad_fn_id": rename[v["grad_fn_id"]]} for name, v in row["vars"].items()}
+    return renamed
+
+
 def _public(summary, text=False):
-    if summary is None:
-        return None
-    out = {k: v for k, v in summary.items()}
+    if summary is None or not text:
+        return summary
+    out = dict(summary)
     if text:
         for key in ("value", "grad"):
             if out.get(key) is not None and "values" in out[key] and not out[key].get("truncated"):
                 arr = np.asarray(out[key]["values"]).reshape(out[key]["shape"])
                 out[key] = {**out[key], "text": graph.preview(arr)["text"]}
     return out
-
-
-def _bound(namespace, name):
-    head = name.split(".", 1)[0]
-    value = namespace.get(head)
-    return isinstance(value, Tensor) if "." not in name else value is not None
 
 
 def _pass_kind():
@@ -453,3 +474,24 @@ def _pass_kind():
             return "grad" if code.co_name == "grad" else "backward"
         frame = frame.f_back
     return "backward"
+
+
+def _user_frame(filename):
+    """The innermost frame running the code of ``filename``, or None."""
+    frame = sys._getframe(2)
+    while frame is not None and frame.f_code.co_filename != filename:
+        frame = frame.f_back
+    return frame
+
+
+def _quiet_hooks():
+    def step(line):
+        pass
+
+    def for_(iterable, line):
+        return iterable
+
+    def next_(line):
+        return True
+
+    return step, step, for_, next_, step

@@ -1,0 +1,105 @@
+"""The editor's code with a call to the timeline's recorder at the start of every statement.
+
+``instrument`` rewrites the code's ``ast`` before compiling it, so recording a run costs a call per
+executed statement instead of ``sys.settrace``'s call per function call everywhere (the library's
+too). The user's own nodes keep their line and column numbers, so tracebacks, warnings and error
+marks are those of the code as typed. The calls (their names are in ``HOOKS``; the timeline puts
+them in the run's builtins, so ``dir()`` and ``globals()`` do not show them):
+
+- ``__ag_step__(line)`` before each statement, in loops, ``if``/``try``/``with`` blocks, and the
+  functions and classes the code defines (not before docstrings, ``from __future__`` imports,
+  ``global`` and ``nonlocal``, which run nothing);
+- ``__ag_loop__(line)`` instead, before a ``for``/``while`` statement: a new run of that loop;
+- ``for t in __ag_for__(iterable, line)``: a generator that opens the header's step before asking
+  for each next item (and after the last, the check that ends the loop), as a line event would;
+- ``while __ag_next__(line) and (test)``: the header's step before each test but the first, and
+  ``__ag_done__(line)`` first in the loop's ``else`` (created if absent): the test that ended it.
+
+Example::
+
+    >>> code, loops = instrument("for i in range(2):\\n    y = i\\n", "<editor>")
+    >>> loops
+    {1: 2}
+"""
+import ast
+
+STEP, LOOP, FOR, NEXT, DONE = "__ag_step__", "__ag_loop__", "__ag_for__", "__ag_next__", "__ag_done__"
+HOOKS = (STEP, LOOP, FOR, NEXT, DONE)
+
+
+def instrument(code, filename, flags=0):
+    """Compiles ``code`` with the recorder's calls inserted.
+
+    Args:
+        code (str): the editor's source (already known to compile).
+        filename (str): the pseudo file name, as for ``compile``.
+        flags (int, optional): ``compile`` flags. Defaults to 0.
+
+    Returns:
+        tuple: the code object and ``{header_line: last_line}`` of every ``for``/``while`` loop.
+    """
+    tree = ast.parse(code, filename)
+    loops = {}
+    _add(tree, loops)
+    return compile(tree, filename, "exec", flags=flags, dont_inherit=True), loops
+
+
+def _at(node, where):
+    """``node`` (a new one) located at ``where``."""
+    node.lineno, node.col_offset = where.lineno, where.col_offset
+    node.end_lineno, node.end_col_offset = where.end_lineno, where.end_col_offset
+    return node
+
+
+def _call(name, line, where, *args):
+    """``name(*args, line)`` located at ``where`` (a traceback never shows it: it does not raise)."""
+    func, number = _at(ast.Name(id=name, ctx=ast.Load()), where), _at(ast.Constant(line), where)
+    return _at(ast.Call(func=func, args=[*args, number], keywords=[]), where)
+
+
+def _statement(name, line, where):
+    return _at(ast.Expr(_call(name, line, where)), where)
+
+
+def _first_line(stmt):
+    # A decorated def runs its decorators first, from their own lines.
+    decorators = getattr(stmt, "decorator_list", None)
+    return min([stmt.lineno] + [d.lineno for d in decorators]) if decorators else stmt.lineno
+
+
+def _quiet(stmt, first_of_scope):
+    """Statements that run nothing (and a ``__future__`` import or a docstring must stay first)."""
+    return (isinstance(stmt, (ast.Global, ast.Nonlocal)) or
+            isinstance(stmt, ast.ImportFrom) and stmt.module == "__future__" or
+            first_of_scope and isinstance(stmt, ast.Expr) and isinstance(stmt.value, ast.Constant)
+            and isinstance(stmt.value.value, str))
+
+
+_SCOPES = (ast.Module, ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)
+
+
+def _add(node, loops):
+    """Adds the calls to every statement list under ``node`` (statements only: an expression holds
+    no statement, so the user's expressions are never walked)."""
+    for field in ("body", "orelse", "finalbody"):
+        stmts = getattr(node, field, None)
+        if not stmts or not isinstance(stmts[0], ast.stmt):
+            continue
+        out = []
+        for i, stmt in enumerate(stmts):
+            _add(stmt, loops)
+            if not _quiet(stmt, i == 0 and field == "body" and isinstance(node, _SCOPES)):
+                name = LOOP if isinstance(stmt, (ast.For, ast.While)) else STEP
+                out.append(_statement(name, _first_line(stmt), stmt))
+            out.append(stmt)
+        setattr(node, field, out)
+    for part in getattr(node, "handlers", ()) or getattr(node, "cases", ()):  # try/except, match
+        _add(part, loops)
+    if isinstance(node, ast.For):
+        loops[node.lineno] = node.end_lineno
+        # At the loop's place, where Python reports "not iterable" (no caret under the iterable).
+        node.iter = _call(FOR, node.lineno, node, node.iter)
+    elif isinstance(node, ast.While):
+        loops[node.lineno] = node.end_lineno
+        node.test = _at(ast.BoolOp(op=ast.And(), values=[_call(NEXT, node.lineno, node.test), node.test]), node.test)
+        node.orelse.insert(0, _statement(DONE, node.lineno, node))

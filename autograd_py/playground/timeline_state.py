@@ -1,0 +1,220 @@
+"""What changed in a run's variables since the last step: the ``vars``/``grads``/``saved`` of a delta.
+
+``StateWatch`` is asked once per executed statement, so it does as little as it can for what did
+not change: a name keeps the kind of its value's type (tensor, module, other), and a tensor a key
+of ids, version counters and, for small tensors, bytes; only a tensor whose key changed is
+summarised again. Saved tensors are looked at only when the timeline asks (after a backward pass,
+or when a named tensor's version moved).
+
+Limits: a write that bypasses the version counter (``t.data[0] = 1``, NumPy views) shows only for
+tensors of at most ``PREVIEW_ELEMENTS`` values; function locals are not watched.
+"""
+import weakref
+
+import numpy as np
+
+from .._tensor import Tensor
+
+PREVIEW_ELEMENTS = 64
+TRUNCATED_VALUES = 16  # first values kept of a larger tensor (with min/max/mean): each step's JSON repeats them
+SAVED_WATCH = 2000  # newest nodes with saved tensors whose states are followed
+_TENSOR, _MODULE = 1, 2
+
+
+def small(data):
+    """A copy small enough to keep per step: all values up to ``PREVIEW_ELEMENTS``, else the first
+    ``TRUNCATED_VALUES`` and min/max/mean (floats; only the shape for non-numeric dtypes)."""
+    out = {"shape": list(data.shape)}
+    if data.dtype.kind not in "fiub":
+        return out
+    flat = data.reshape(-1)
+    if flat.size <= PREVIEW_ELEMENTS:
+        out["values"] = flat.astype(np.float64).tolist()
+    else:  # in the tensor's own dtype: a float64 copy of a large tensor costs more than the rest
+        out["values"] = flat[:TRUNCATED_VALUES].astype(np.float64).tolist()
+        out["truncated"] = True
+        out["min"], out["max"] = float(np.minimum.reduce(flat)), float(np.maximum.reduce(flat))
+        out["mean"] = float(np.add.reduce(flat, dtype=np.int64 if flat.dtype.kind == "b" else None)) / flat.size
+    return out
+
+
+def _key(t):
+    """Changes whenever what a step shows of ``t`` may have: ids and version counters, and the
+    bytes of small tensors (a write through ``t.data`` bypasses the counter)."""
+    d, g = t._data, t._grad
+    return (id(t), id(d), t._version_counter[0], d.tobytes() if d.size <= PREVIEW_ELEMENTS else None,
+            t._requires_grad, id(t._grad_fn), None if g is None else
+            (id(g), g._version_counter[0], id(g._data), g._data.tobytes() if g._data.size <= PREVIEW_ELEMENTS else None))
+
+
+def _kind(name, value):
+    if name.startswith("_"):
+        return None
+    if isinstance(value, Tensor):
+        return _TENSOR
+    try:
+        return _MODULE if callable(getattr(value, "named_parameters", None)) else None
+    except Exception:  # a property of the user's that raises
+        return None
+
+
+def _parameters(name, module):
+    try:
+        return [(f"{name}.{p}", t) for p, t in module.named_parameters()]
+    except Exception:  # a half-built user Module must not break the view
+        return []
+
+
+class NodeIds:
+    """Node ids unique over a run: ``f<address>``, as ``graph.export`` names nodes, and
+    ``f<address>.<n>`` for a node made where a dead one was (a loop's next iteration often is).
+
+    ``renames`` gives every node still alive its plain id back, for the export.
+    """
+
+    def __init__(self):
+        self.current = {}  # address -> (id, weakref to the node)
+        self.reused = {}  # address -> ids issued there after the first
+
+    def __call__(self, node):
+        address = id(node)
+        known = self.current.get(address)
+        if known is not None and known[1]() is node:
+            return known[0]
+        if known is None:
+            nid = f"f{address}"
+        else:
+            self.reused[address] = self.reused.get(address, 0) + 1
+            nid = f"f{address}.{self.reused[address]}"
+        self.current[address] = (nid, weakref.ref(node))
+        return nid
+
+    def renames(self):
+        """``{id: new id}`` so that each live node has its plain id (empty when none needs it)."""
+        out = {}
+        for address in self.reused:
+            nid, ref = self.current[address]
+            plain = f"f{address}"
+            if nid != plain and ref() is not None:
+                out[nid], out[plain] = plain, f"{plain}.0"
+        return out
+
+
+def summary(t, value, grad, node_id):
+    """The row a step keeps of a named tensor, given ``small`` of its data and of its ``.grad``."""
+    fn = t._grad_fn
+    return {"id": f"t{id(t)}", "shape": list(t._data.shape), "dtype": repr(t.dtype),
+            "requires_grad": t._requires_grad, "grad_fn": type(fn).__name__ if fn is not None else None,
+            "grad_fn_id": node_id(fn) if fn is not None else None, "version": t._version_counter[0],
+            "value": value, "grad": grad}
+
+
+class StateWatch:
+    """Follows the named tensors of ``namespace`` and the saved tensors of watched nodes.
+
+    Args:
+        namespace (dict): the run's globals: tensors, and the parameters of nn.Modules, by name.
+        tensor_lines (dict): filled with ``id(tensor) -> line`` of the step that first showed it.
+        node_id (NodeIds): names the nodes.
+    """
+
+    def __init__(self, namespace, tensor_lines, node_id):
+        self.namespace = namespace
+        self.node_id = node_id
+        self.tensor_lines = tensor_lines
+        self.kinds = {}  # name -> (type of its value, kind): a type is classified once
+        self.var_keys = {}  # tensor name -> key (see ``scan``)
+        self.rows = {}  # id(tensor) -> (key, summary) as last summarised
+        self.values = {}  # id(tensor) -> (key of its data, small(data)) as last summarised
+        self.grads = {}  # id(tensor) -> (key of its .grad, small(.grad)) as last reported
+        self.watched = []  # weakrefs to nodes with saved tensors
+        self.saved_last = {}
+
+    def watch(self, node):
+        """Follows the saved tensors of ``node`` (a new node that has some)."""
+        self.watched.append(weakref.ref(node))
+
+    def scan(self, delta, line):
+        """Puts changed names in ``delta["vars"]`` and changed grads in ``delta["grads"]``.
+
+        Returns:
+            bool: whether a named tensor's version moved (its saved copies may be stale now).
+        """
+        kinds, var_keys = self.kinds, self.var_keys
+        moved = False
+        found = 0
+        for name, value in list(self.namespace.items()):
+            kind = kinds.get(name)
+            if kind is None or kind[0] is not type(value):
+                kind = kinds[name] = (type(value), _kind(name, value))
+            if kind[1] == _TENSOR:
+                found += 1
+                key = _key(value)
+                if var_keys.get(name) != key:
+                    moved = self._changed(name, value, key, delta, line) or moved
+            elif kind[1] == _MODULE:
+                for pname, t in _parameters(name, value):
+                    found += 1
+                    key = _key(t)
+                    if var_keys.get(pname) != key:
+                        moved = self._changed(pname, t, key, delta, line) or moved
+        if len(var_keys) != found:  # a name was deleted, or bound to something else
+            self._unbound(delta)
+        return moved
+
+    def _changed(self, name, t, key, delta, line):
+        old = self.var_keys.get(name)
+        self.var_keys[name] = key
+        tid, gkey = id(t), key[6]
+        last = self.grads.get(tid)
+        if (last[0] if last is not None else None) != gkey:  # reported once per tensor, whatever its names
+            last = self.grads[tid] = (gkey, None if gkey is None else small(t._grad._data))
+            delta["grads"][f"t{tid}"] = last[1]
+        # A tensor summarised before under this or another name is summarised again only for what
+        # changed (``p = w`` costs a lookup).
+        row = self.rows.get(tid)
+        if row is None or row[0] != key:
+            self.tensor_lines.setdefault(tid, line)
+            vkey = key[1:4]
+            value = self.values.get(tid)
+            if value is None or value[0] != vkey:
+                value = self.values[tid] = (vkey, small(t._data))
+            row = self.rows[tid] = (key, summary(t, value[1], None if last is None else last[1], self.node_id))
+        delta["vars"][name] = row[1]
+        if len(self.rows) > 2 * len(self.var_keys) + 64:  # forget tensors no name holds now
+            named = {k[0] for k in self.var_keys.values()}
+            self.rows, self.values, self.grads = ({i: v for i, v in table.items() if i in named}
+                                                  for table in (self.rows, self.values, self.grads))
+        return old is not None and old[0] == tid and old[2] != key[2]
+
+    def _unbound(self, delta):
+        kinds, now = self.kinds, set()
+        for name, value in self.namespace.items():
+            kind = kinds.get(name, (None, None))[1]
+            if kind == _TENSOR:
+                now.add(name)
+            elif kind == _MODULE:
+                now.update(pname for pname, _ in _parameters(name, value))
+        for name in [n for n in self.var_keys if n not in now]:
+            del self.var_keys[name]
+            delta["vars"][name] = None  # unbound (``del``), or no longer a tensor
+
+    def saved_changes(self):
+        """``{node id: {saved name: state}}`` of the watched nodes' saved tensors that changed."""
+        changes = {}
+        live = []
+        for ref in self.watched[-SAVED_WATCH:]:
+            node = ref()
+            if node is None:
+                continue
+            live.append(ref)
+            nid = self.node_id(node)
+            states = {key: state for key, _, state in node.saved_items()}
+            last = self.saved_last.get(nid)
+            diff = {k: s for k, s in states.items() if last is None and s != "alive" or
+                    last is not None and last.get(k) != s}
+            if diff:
+                changes[nid] = diff
+            self.saved_last[nid] = states
+        self.watched = live
+        return changes
