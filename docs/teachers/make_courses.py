@@ -193,7 +193,7 @@ def nav(pages: dict) -> str:
     for lang, label in (("en", "English"), ("zh", "简体中文")):
         lines.append(f"  - {label}:")
         for name in [f"{lang}/index.md"] + sorted(n for n in pages if n.startswith(f"{lang}/0")):
-            title = pages[name].splitlines()[0][2:]
+            title = pages[name].splitlines()[0][2:].replace("`", "")  # nav titles are plain text
             lines.append(f"    - {json.dumps(title, ensure_ascii=False)}: {name}")
     return "\n".join(lines) + "\n"
 
