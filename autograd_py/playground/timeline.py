@@ -100,6 +100,7 @@ class Timeline:
         self._group_seq = 0
         self.folded = None  # the delta of folded steps, waiting for the next stored step
         self.error = None  # what stopped the recorder, if it failed (the run itself goes on)
+        self.recording = True
         self._builtins = None
 
     # ---- recording -----------------------------------------------------------------------
@@ -117,11 +118,16 @@ class Timeline:
 
     def __exit__(self, *exc):
         self._silence()
-        self.finish()
+        if self.error is None:
+            try:
+                self.finish()
+            except Exception as exc:
+                self._fail(exc)
         return False
 
     def _silence(self):
         """The calls do nothing from now on (functions of the run may be called from the console)."""
+        self.recording = False
         if self._builtins is not None:
             self._builtins.update(zip(step_hooks.HOOKS, _quiet_hooks()))
 
@@ -167,14 +173,16 @@ class Timeline:
         getframe, line_event = sys._getframe, self._line
         for item in iterator:
             yield item
+            if self.recording:  # a generator that outlives the run (or the recorder's failure) stays quiet
+                try:
+                    line_event(getframe(1), line, _NEXT)  # frame 1: the loop's, which asks for the item
+                except Exception as exc:
+                    self._fail(exc)
+        if self.recording:
             try:
-                line_event(getframe(1), line, _NEXT)  # frame 1: the loop's, which asks for the item
+                self._exhausted(getframe(1), line)
             except Exception as exc:
                 self._fail(exc)
-        try:
-            self._exhausted(getframe(1), line)
-        except Exception as exc:
-            self._fail(exc)
 
     def _fail(self, exc):
         """A bug of the recorder must not become the user's error: recording stops, the run goes on."""
@@ -222,11 +230,21 @@ class Timeline:
 
     def _exhausted(self, frame, line):
         """The loop at ``line`` ended by its own check (not a break): its last header step was that."""
+        if self.active and self.active[-1]["frame"] is not frame:  # a generator it asked may have returned
+            self._leave_returned(frame)
         if self.active and self.active[-1]["frame"] is frame and self.active[-1]["line"] == line:
             self.active[-1]["exhausted"] = True
 
     def on_pass(self, when, recorder):
         """The session's boundary callback around every top-level backward pass."""
+        if not self.recording:
+            return
+        try:
+            self._on_pass(when, recorder)
+        except Exception as exc:
+            self._fail(exc)
+
+    def _on_pass(self, when, recorder):
         if when == "before":
             line = recorder.where[1] if recorder.where and recorder.where[0] == self.filename else None
             self._close()

@@ -1,0 +1,152 @@
+"""The timeline's recorder: calls inserted before each statement (step_hooks), invisible to the code.
+
+A run with the timeline must print, raise and report errors exactly as one without; its steps
+follow statements, with a loop's header a step before each iteration and before the check that
+ends the loop.
+"""
+import json
+
+import pytest
+
+from autograd_py.playground import timeline_state
+from autograd_py.playground.session import Session
+
+ERRORS = {
+    "name_in_loop": "import torch\nx = torch.ones(2)\nfor i in range(3):\n    y = x * i\n    if i == 2:\n"
+                    "        z = undefined_name + 1\n",
+    "function_in_loop": "import torch\ndef f(t):\n    return t.view(3)\nx = torch.ones(2, requires_grad=True)\n"
+                        "for i in range(2):\n    f(x)\n",
+    "not_iterable": "x = 5\nfor i in x:\n    pass\n",
+    "not_iterable_one_line": "x = 5\nfor i in x: pass\n",
+    "while_tensor_bool": "import torch\nx = torch.ones(2)\nwhile x:\n    break\n",
+    "while_test_raises": "n = 0\nwhile n < undefined:\n    n += 1\n",
+    "freed_graph": "import torch\nx = torch.ones(2, requires_grad=True)\ny = (x * x).sum()\ny.backward()\ny.backward()\n",
+    "multiline_matmul": "import torch\na = torch.ones(2, 3)\nb = torch.ones(4, 5)\nc = (a @\n     b)\n",
+    "syntax": "x = 1\nfor i in range(3)\n    x += i\n",
+    "warning_then_assert": "import torch\nx = torch.ones(2, requires_grad=True)\ny = x * 2\nprint(y.grad)\n"
+                           "assert x.sum() > 5, 'too small'\n",
+    "class_body": "class A:\n    '''doc'''\n    x = 1\n    y = x / 0\n",
+    "decorator": "def deco(f):\n    raise ValueError('no')\n@deco\ndef g():\n    pass\n",
+    "generator": "def gen():\n    yield 1\n    raise RuntimeError('boom')\nfor v in gen():\n    print(v)\n",
+    "syntax_warning": "x = 1\nif x is 1:\n    print('one')\nprint(1/0)\n",
+    "recursion": "def f(n):\n    return f(n + 1)\nf(0)\n",
+    "backward_under_no_grad": "import torch\nwith torch.no_grad():\n    x = torch.ones(2, requires_grad=True)\n"
+                              "    y = x * 2\n    y.backward()\n",
+    "match": "x = 3\nmatch x:\n    case 1:\n        print('a')\n    case _:\n        print('b' + 1)\n",
+    "try_finally": "try:\n    x = 1 / 0\nexcept ZeroDivisionError as e:\n    print('caught', e)\nfinally:\n"
+                   "    print('fin')\nraise KeyError('k')\n",
+    "comprehension": "import torch\nxs = [torch.ones(2) * i for i in range(3)]\nys = [x.view(3) for x in xs]\n",
+    "scopes": "'''Module doc.'''\nfrom __future__ import annotations\nc = 0\ndef inc():\n    '''inc doc'''\n"
+              "    global c\n    c += 1\n    def inner():\n        v = 1\n        def deep():\n            nonlocal v\n"
+              "            v += 1\n            return v\n        return deep()\n    return inner()\n"
+              "print(inc(), c, __doc__, inc.__doc__)\nx: undefined_annotation = 1\n"
+              "print(sorted(k for k in globals() if not k.startswith('__')), [k for k in dir() if 'ag_' in k])\n"
+              "print(1 / 0)\n",
+}
+
+
+def _outcome(result):
+    return {key: result[key] for key in ("ok", "stdout", "stderr", "error")}
+
+
+@pytest.mark.parametrize("name", sorted(ERRORS))
+def test_output_and_errors_are_the_same_with_the_timeline(name):
+    code = ERRORS[name]
+    assert _outcome(Session(timeline=True).run(code)) == _outcome(Session().run(code))
+
+
+def _lines(code):
+    return [(s["line"], s["kind"]) if s["kind"] != "line" else s["line"]
+            for s in Session(timeline=True).run(code)["timeline"]["steps"]]
+
+
+def test_while_break_continue_and_else_steps():
+    code = """k = 0
+while k < 3:
+    k += 1
+    if k == 2:
+        continue
+else:
+    done = True
+for i in range(5):
+    if i == 1:
+        break
+t = 1
+"""
+    assert _lines(code) == [1, 2, 3, 4, 2, 3, 4, 5, 2, 3, 4, 2, 7, 8, 9, 8, 9, 10, 11]
+    groups = Session(timeline=True).run(code)["timeline"]["groups"]
+    assert [(g["line"], g["iterations"]) for g in groups] == [(2, 3), (8, 2)]
+
+
+def test_functions_generators_and_one_line_loops():
+    code = """def gen(n):
+    for j in range(n):
+        yield j
+def total(n):
+    s = 0
+    for v in gen(n):
+        s += v
+    return s
+r = total(2)
+for i in range(2): r += i
+"""
+    r = Session(timeline=True).run(code)["timeline"]
+    assert [s["line"] for s in r["steps"]] == [1, 4, 9, 5, 6, 2, 3, 7, 6, 2, 3, 7, 6, 2, 8, 10, 10, 10, 10, 10]
+    groups = {g["line"]: g for g in r["groups"]}
+    assert groups[6]["iterations"] == 2 and groups[10]["iterations"] == 2
+    # A generator's loop is left at each yield (as a debugger's return event): a run per resumption.
+    assert [(g["iterations"], g["parent"]) for g in r["groups"] if g["line"] == 2] == [(1, groups[6]["id"])] * 3
+
+
+def test_nodes_made_inside_editor_functions_take_their_lines():
+    code = """import torch
+def layer(x, w):
+    h = x * w
+    return h.tanh()
+x = torch.ones(2, requires_grad=True)
+y = layer(x, 3.0) + 1
+"""
+    r = Session(timeline=True).run(code)
+    assert sorted((n["name"], n["line"]) for n in r["graph"]["nodes"] if n["kind"] == "grad_fn") == [
+        ("AddBackward0", 6), ("MulBackward0", 3), ("TanhBackward0", 4)]
+    steps = {s["line"]: s for s in r["timeline"]["steps"]}
+    # A step lasts until the next statement starts: the + 1 after the call returns joins line 4's.
+    assert [len(steps[line]["nodes"]) for line in (3, 4, 6)] == [1, 2, 0]
+
+
+def test_the_console_can_call_the_runs_functions_afterwards():
+    s = Session(timeline=True)
+    r = s.run("def f(n):\n    for i in range(n):\n        n += i\n    return n\nprint(f(3))\n")
+    steps = r["timeline"]["total_steps"]
+    assert r["stdout"] == "6\n"
+    assert s.eval_line("f(4)")["stdout"] == "10\n"
+    assert s._timeline.total == steps  # the run's recorder stays quiet
+    again = s.run("print(sum(i for i in range(3)))\n")
+    assert again["ok"] and again["timeline"]["total_steps"] == 1
+
+
+def test_a_failing_recorder_leaves_the_run_alone(monkeypatch):
+    def broken(self, delta, line):
+        raise ValueError("recorder bug")
+
+    monkeypatch.setattr(timeline_state.StateWatch, "scan", broken)
+    r = Session(timeline=True).run("import torch\nx = torch.ones(2)\nprint(x.sum().item())\n")
+    assert r["ok"] and r["stdout"] == "2.0\n"
+    assert r["timeline"]["error"] == "ValueError: recorder bug"
+    json.dumps(r["timeline"])
+
+
+def test_large_tensors_keep_16_values_and_their_statistics():
+    code = "import torch\nx = torch.arange(100.).reshape(10, 10)\nm = torch.tensor([True, False] * 40)\n"
+    steps = Session(timeline=True).run(code)["timeline"]["steps"]
+    x = steps[1]["vars"]["x"]["value"]
+    assert x == {"shape": [10, 10], "values": [float(i) for i in range(16)], "truncated": True,
+                 "min": 0.0, "max": 99.0, "mean": 49.5}
+    m = steps[2]["vars"]["m"]["value"]
+    assert (m["min"], m["max"], m["mean"]) == (0.0, 1.0, 0.5)
+
+
+def test_a_write_through_data_shows_for_small_tensors():
+    code = "import torch\nw = torch.ones(2, requires_grad=True)\nw.data[0] = 5.\nw.data.mul_(2)\n"
+    steps = Session(timeline=True).run(code)["timeline"]["steps"]
+    assert [s["vars"]["w"]["value"]["values"] for s in steps[2:]] == [[5.0, 1.0], [10.0, 2.0]]
