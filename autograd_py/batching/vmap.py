@@ -19,7 +19,8 @@ _RANDOMNESS = ("error", "different", "same")
 
 
 def _func_name(func):
-    return getattr(func, "__name__", repr(func))
+    name = getattr(func, "__name__", None)  # repr only when there is no name: it costs, on every call
+    return repr(func) if name is None else name
 
 
 def vmap(func, in_dims=0, out_dims=0, randomness="error", *, chunk_size=None):
@@ -115,18 +116,21 @@ def _vmap_call(func, in_dims, out_dims, randomness, chunk_size, args, kwargs):
     levels.append((level, size, randomness))
     transforms.append("vmap")
     try:
-        batched = [BatchedTensor(leaf.movedim(dim, 0) if dim else leaf, level) if dim is not None else leaf
-                   for leaf, dim in zip(leaves, dims)]
-        for b in batched:
-            if isinstance(b, BatchedTensor):
-                b._depth = len(levels)
+        batched = []
+        for leaf, dim in zip(leaves, dims):
+            if dim is None:
+                batched.append(leaf)
+                continue
+            dim %= leaf.dim()
+            b = BatchedTensor(leaf.movedim(dim, 0) if dim else leaf, level)
+            b._depth = len(levels)
+            b._source = (leaf, dim)  # functorch batches the input itself, its batch dim where it is
+            batched.append(b)
         out = dispatch.call_user(func, *tree_unflatten(batched, spec), **kwargs)
         return _unwrap_outputs(func, out, out_dims, level, size)
     finally:
         levels.pop()
-        transforms.pop()
-        if not levels:
-            dispatch.uninstall()
+        transforms.pop()  # the wrappers stay: the next one called outside a vmap swaps the originals back
 
 
 def _chunked(func, in_dims, out_dims, randomness, chunk_size, leaves, spec, dims, size, kwargs):
@@ -158,6 +162,22 @@ def _out_dims_list(out_dims, spec, n):
     return dims if len(dims) == n else [out_dims[0]] * n
 
 
+def _remove_batch_dim(x, dim):
+    """The physical value of a batched output with its batch dim at ``dim``. An input returned as
+    it is comes back as the caller's own tensor when the dims agree (functorch's movedim returns
+    its argument when source and destination are the same)."""
+    value = x._value
+    n = value.dim()
+    if -n <= dim < n:
+        dim %= n
+    source = x.__dict__.get("_source")
+    if source is not None:
+        original, in_dim = source
+        if value.shape[0] == original.shape[in_dim] and n == original.dim():
+            return original if dim == in_dim else original.movedim(in_dim, dim)
+    return value.movedim(0, dim) if dim else value
+
+
 def _unwrap_outputs(func, out, out_dims, level, size):
     from ..func._pytree import tree_flatten, tree_unflatten
     leaves, spec = tree_flatten(out)
@@ -178,7 +198,7 @@ def _unwrap_outputs(func, out, out_dims, level, size):
             result.append(leaf)
             continue
         if batched:
-            result.append(leaf._value.movedim(0, dim) if dim else leaf._value)
+            result.append(_remove_batch_dim(leaf, dim))
         elif dim >= 0:
             # PyTorch's _remove_batch_dim expands to the sizes with the batch inserted at out_dim:
             # for out_dim > 0 that is an expand, not a moved batch dim (and may fail to expand).

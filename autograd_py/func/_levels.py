@@ -91,10 +91,11 @@ class GradLevel:
             if not isinstance(t, Tensor) or not t.requires_grad:
                 continue
             t = chain(t)[0]  # under vmap, the physical tensor the graph was recorded on
+            if t.grad_fn is None and t._base is not None:
+                t = t._base  # a view made under no_grad requires grad through its base: the base's history counts
             fn = t.grad_fn
             if fn is None:
-                # a view made under no_grad requires grad through its base: the base's owner counts
-                if self._outside(t._base if t._base is not None else t):
+                if self._outside(t):
                     return True
             else:
                 stack.append(fn)

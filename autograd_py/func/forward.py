@@ -153,16 +153,21 @@ def jacfwd(func, argnums=0, has_aux=False, *, randomness="error"):
             return tuple(flat_t), tuple(aux_leaves)
         from ..batching import vmap
         from ..batching.batched import is_refusal
-        try:
-            columns, aux_leaves = vmap(column, randomness=randomness)(*bases)
-        except RuntimeError as error:
-            if not is_refusal(error):
-                raise
-            # Here vmap batches the primals with the tangents, where functorch batches only the
-            # tangents: a write of the function into one of its own unbatched tensors (``out[0] = ...``),
-            # or a read of a primal's value (``.item()``, ``if x > 0:``), cannot take a batch. Then one
-            # JVP per direction, as the definition says.
+        if sum(numels) == 1:
+            # One direction: functorch's primals stay unbatched, and so do they here (a 0-dim
+            # primal's reductions then keep their 0-dim formulas, which read no primal)
             columns, aux_leaves = _columns_one_by_one(column, bases)
+        else:
+            try:
+                columns, aux_leaves = vmap(column, randomness=randomness)(*bases)
+            except RuntimeError as error:
+                if not is_refusal(error):
+                    raise
+                # Here vmap batches the primals with the tangents, where functorch batches only the
+                # tangents: a write of the function into one of its own unbatched tensors
+                # (``out[0] = ...``), or a read of a primal's value (``.item()``, ``if x > 0:``),
+                # cannot take a batch. Then one JVP per direction, as the definition says.
+                columns, aux_leaves = _columns_one_by_one(column, bases)
         jacobians = [_assemble(c, flat_primals, numels, primals_spec, argnums) for c in columns]
         jacobian = tree_unflatten(jacobians, found["spec"])
         if not has_aux:

@@ -39,3 +39,26 @@ flags("grad aux no_grad view", grad(lambda x: (x.sum(), no_grad_view(x)), has_au
 flags("jvp no_grad view", jvp(no_grad_view, (c,), (c,)))
 x = torch.tensor([-1.09, -2.54, 0.87, 0.22]).log()
 print(jacrev(lambda a, b: (a * a + b, a))(x, torch.ones(4)))
+s = torch.tensor(-1.44, requires_grad=True)
+flags("hessian prod 0-dim", hessian(lambda x: x.prod())(s))
+flags("jacfwd var 0-dim", jacfwd(lambda x: x.var())(s))
+flags("jacfwd (prod, id) 0-dim", jacfwd(lambda x: (torch.prod(x, 0), x))(s))
+w = torch.tensor([[[1.0], [-1.27], [0.13]]], dtype=torch.float64, requires_grad=True)
+r = vmap(lambda x: x, in_dims=1, out_dims=1)(w)
+print(r is w, r.is_leaf)
+r = vmap(lambda x: x, in_dims=-3)(w)
+print(r is w, vmap(lambda x: x, in_dims=1, out_dims=0)(w).is_leaf)
+r = vmap(lambda x, y: x.type_as(y), in_dims=(0, 0), out_dims=-1)(torch.tensor([2.46], dtype=torch.float64), w)
+print(r.is_leaf, r.requires_grad)
+plain = torch.tensor([[1.61, 1.43, 2.14], [2.44, 1.91, 2.98]], dtype=torch.float64)
+
+
+def aux_view(x):
+    y = x + plain
+    with torch.no_grad():
+        z = y.view_as(y)
+    return z.sum(), z
+
+
+flags("grad aux no_grad view of a non-leaf", grad(aux_view, has_aux=True)(plain)[1])
+flags("grad aux no_grad view, linked input", grad(aux_view, has_aux=True)(plain.clone().requires_grad_())[1])

@@ -21,7 +21,7 @@ for d in (-1, (0, -1)):
     except RuntimeError as e:
         print(type(e).__name__, e)
 try:
-    hessian(lambda t: (t.squeeze(-1) * t).sum())(torch.tensor(0.5))
+    hessian(lambda t: (t.sum().squeeze(-1) * t).sum())(torch.tensor([0.5, 1.0]))
 except RuntimeError as e:
     print(type(e).__name__, e)
 w = torch.arange(6.).reshape(2, 3)
