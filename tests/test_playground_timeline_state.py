@@ -163,7 +163,7 @@ class _Stop(BaseException):
 
 def _stopped_at(code, step, monkeypatch):
     """A fresh session whose run stopped just before step ``step + 1`` began."""
-    line_event = timeline_module.Timeline._line
+    line_event = timeline_module.Timeline.line_event
 
     def stopping(self, frame, line, kind):
         if self.total == step:
@@ -171,7 +171,7 @@ def _stopped_at(code, step, monkeypatch):
         line_event(self, frame, line, kind)
 
     with monkeypatch.context() as patch:
-        patch.setattr(timeline_module.Timeline, "_line", stopping)
+        patch.setattr(timeline_module.Timeline, "line_event", stopping)
         session = Session(timeline=True)
         result = session.run(code)
     assert result["error"] is None or result["error"]["type"] == "_Stop"

@@ -22,9 +22,11 @@ Example::
     {1: 2}
 """
 import ast
+import sys
 
-STEP, LOOP, FOR, NEXT, DONE = "__ag_step__", "__ag_loop__", "__ag_for__", "__ag_next__", "__ag_done__"
-HOOKS = (STEP, LOOP, FOR, NEXT, DONE)
+HOOKS = ("__ag_step__", "__ag_loop__", "__ag_for__", "__ag_next__", "__ag_done__")
+_STEP_CALL, _LOOP_CALL, _FOR_CALL, _NEXT_CALL, _DONE_CALL = HOOKS
+STEP, ENTER, NEXT = 0, 1, 2  # what a line event is: a statement, a loop's start, a loop's header again
 
 
 def instrument(code, filename, flags=0):
@@ -89,7 +91,7 @@ def _add(node, loops):
         for i, stmt in enumerate(stmts):
             _add(stmt, loops)
             if not _quiet(stmt, i == 0 and field == "body" and isinstance(node, _SCOPES)):
-                name = LOOP if isinstance(stmt, (ast.For, ast.While)) else STEP
+                name = _LOOP_CALL if isinstance(stmt, (ast.For, ast.While)) else _STEP_CALL
                 out.append(_statement(name, _first_line(stmt), stmt))
             out.append(stmt)
         setattr(node, field, out)
@@ -98,8 +100,81 @@ def _add(node, loops):
     if isinstance(node, ast.For):
         loops[node.lineno] = node.end_lineno
         # At the loop's place, where Python reports "not iterable" (no caret under the iterable).
-        node.iter = _call(FOR, node.lineno, node, node.iter)
+        node.iter = _call(_FOR_CALL, node.lineno, node, node.iter)
     elif isinstance(node, ast.While):
         loops[node.lineno] = node.end_lineno
-        node.test = _at(ast.BoolOp(op=ast.And(), values=[_call(NEXT, node.lineno, node.test), node.test]), node.test)
-        node.orelse.insert(0, _statement(DONE, node.lineno, node))
+        node.test = _at(ast.BoolOp(op=ast.And(), values=[_call(_NEXT_CALL, node.lineno, node.test), node.test]), node.test)
+        node.orelse.insert(0, _statement(_DONE_CALL, node.lineno, node))
+
+
+def calls(recorder):
+    """The functions behind ``HOOKS``, reporting to ``recorder`` (a ``timeline.Timeline``).
+
+    A failure of the recorder goes to ``recorder.fail``, never to the user's code.
+    """
+    getframe, line_event = sys._getframe, recorder.line_event
+
+    def step(line):
+        try:
+            line_event(getframe(1), line, STEP)
+        except Exception as exc:
+            recorder.fail(exc)
+
+    def loop(line):
+        try:
+            line_event(getframe(1), line, ENTER)
+        except Exception as exc:
+            recorder.fail(exc)
+
+    def for_(iterable, line):
+        return _iterate(recorder, iter(iterable), line)
+
+    def next_(line):  # a while loop's test: the first one belongs to the step that entered the loop
+        try:
+            frame, top = getframe(1), recorder.active[-1] if recorder.active else None
+            if top is not None and top["first"] and top["frame"] is frame and top["line"] == line:
+                top["first"] = False
+            else:
+                line_event(frame, line, NEXT)
+        except Exception as exc:
+            recorder.fail(exc)
+        return True
+
+    def done(line):
+        try:
+            recorder.exhausted(getframe(1), line)
+        except Exception as exc:
+            recorder.fail(exc)
+
+    return step, loop, for_, next_, done
+
+
+def _iterate(recorder, iterator, line):
+    """The items of a for loop, the header's step opened before each next one is asked for."""
+    getframe = sys._getframe
+    for item in iterator:
+        yield item
+        if recorder.recording:  # a generator that outlives the run (or the recorder's failure) stays quiet
+            try:
+                recorder.line_event(getframe(1), line, NEXT)  # frame 1: the loop's, which asks for the item
+            except Exception as exc:
+                recorder.fail(exc)
+    if recorder.recording:
+        try:
+            recorder.exhausted(getframe(1), line)
+        except Exception as exc:
+            recorder.fail(exc)
+
+
+def quiet_calls():
+    """Functions for ``HOOKS`` that do nothing (after the run: the console may call its functions)."""
+    def step(line):
+        pass
+
+    def for_(iterable, line):
+        return iterable
+
+    def next_(line):
+        return True
+
+    return step, step, for_, next_, step

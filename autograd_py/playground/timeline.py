@@ -33,16 +33,14 @@ import os
 import sys
 import weakref
 
-import numpy as np
-
-from . import graph, step_hooks
+from . import step_hooks, timeline_export
+from .step_hooks import ENTER, NEXT
 from .timeline_state import NodeIds, StateWatch
 
 STEP_LIMIT = 5000  # stored steps
 KEEP_ITERATIONS = 20  # iterations of each loop run stored before the rest are folded (but the last)
 NODE_LIMIT = 20000  # node rows kept
 _GRAD_API = os.path.join("autograd", "api.py")
-_STEP, _ENTER, _NEXT = 0, 1, 2  # what a hook's line is: a statement, a loop's start, a loop's header again
 
 
 def _merge(into, delta):
@@ -112,79 +110,26 @@ class Timeline:
     def __enter__(self):
         base = self.namespace.get("__builtins__", builtins)
         self._builtins = dict(base if isinstance(base, dict) else vars(base))
-        self._builtins.update(zip(step_hooks.HOOKS, self._hooks()))
+        self._builtins.update(zip(step_hooks.HOOKS, step_hooks.calls(self)))
         self.namespace["__builtins__"] = self._builtins
         return self
 
-    def __exit__(self, *exc):
+    def __exit__(self, *exc_info):
         self._silence()
         if self.error is None:
             try:
                 self.finish()
             except Exception as exc:
-                self._fail(exc)
+                self.fail(exc)
         return False
 
     def _silence(self):
         """The calls do nothing from now on (functions of the run may be called from the console)."""
         self.recording = False
         if self._builtins is not None:
-            self._builtins.update(zip(step_hooks.HOOKS, _quiet_hooks()))
+            self._builtins.update(zip(step_hooks.HOOKS, step_hooks.quiet_calls()))
 
-    def _hooks(self):
-        getframe, line_event = sys._getframe, self._line
-
-        def step(line):
-            try:
-                line_event(getframe(1), line, _STEP)
-            except Exception as exc:
-                self._fail(exc)
-
-        def loop(line):
-            try:
-                line_event(getframe(1), line, _ENTER)
-            except Exception as exc:
-                self._fail(exc)
-
-        def for_(iterable, line):
-            return self._iterate(iter(iterable), line)
-
-        def next_(line):  # a while loop's test: the first one belongs to the step that entered the loop
-            try:
-                frame, top = getframe(1), self.active[-1] if self.active else None
-                if top is not None and top["first"] and top["frame"] is frame and top["line"] == line:
-                    top["first"] = False
-                else:
-                    line_event(frame, line, _NEXT)
-            except Exception as exc:
-                self._fail(exc)
-            return True
-
-        def done(line):
-            try:
-                self._exhausted(getframe(1), line)
-            except Exception as exc:
-                self._fail(exc)
-
-        return step, loop, for_, next_, done
-
-    def _iterate(self, iterator, line):
-        """The items of a for loop, the header's step opened before each next one is asked for."""
-        getframe, line_event = sys._getframe, self._line
-        for item in iterator:
-            yield item
-            if self.recording:  # a generator that outlives the run (or the recorder's failure) stays quiet
-                try:
-                    line_event(getframe(1), line, _NEXT)  # frame 1: the loop's, which asks for the item
-                except Exception as exc:
-                    self._fail(exc)
-        if self.recording:
-            try:
-                self._exhausted(getframe(1), line)
-            except Exception as exc:
-                self._fail(exc)
-
-    def _fail(self, exc):
+    def fail(self, exc):
         """A bug of the recorder must not become the user's error: recording stops, the run goes on."""
         self.error = f"{type(exc).__name__}: {exc}"
         self._silence()
@@ -203,7 +148,8 @@ class Timeline:
                 return
             self._exit_loop()
 
-    def _line(self, frame, line, kind):
+    def line_event(self, frame, line, kind):
+        """A statement (``STEP``), a loop's start (``ENTER``) or its header again (``NEXT``) at ``line``."""
         self._close()
         active = self.active
         if active and active[-1]["frame"] is not frame:
@@ -213,14 +159,14 @@ class Timeline:
             self._exit_loop()
         top = active[-1] if active else None
         same_loop = top is not None and top["frame"] is frame and top["line"] == line
-        if kind == _ENTER and same_loop:  # the loop again, its last run not left by another line
+        if kind == ENTER and same_loop:  # the loop again, its last run not left by another line
             self._exit_loop()
         self.total += 1
         for entry in active:
             entry["steps"] += 1
-        if kind == _ENTER or kind == _NEXT and not same_loop:
+        if kind == ENTER or kind == NEXT and not same_loop:
             self._enter_loop(frame, line)
-        elif kind == _NEXT:
+        elif kind == NEXT:
             self._next_iteration(top)
         self.current = {"step": self.total, "line": line, "kind": "line"}
         if active:
@@ -228,7 +174,7 @@ class Timeline:
             self.current["group"] = group["id"]
             self.current["iteration"] = group["iterations"]
 
-    def _exhausted(self, frame, line):
+    def exhausted(self, frame, line):
         """The loop at ``line`` ended by its own check (not a break): its last header step was that."""
         if self.active and self.active[-1]["frame"] is not frame:  # a generator it asked may have returned
             self._leave_returned(frame)
@@ -242,7 +188,7 @@ class Timeline:
         try:
             self._on_pass(when, recorder)
         except Exception as exc:
-            self._fail(exc)
+            self.fail(exc)
 
     def _on_pass(self, when, recorder):
         if when == "before":
@@ -419,68 +365,12 @@ class Timeline:
 
     # ---- answers -------------------------------------------------------------------------
     def export(self):
-        """The page's JSON: ``{"steps", "total_steps", "groups", "nodes", "lines", ...}``.
-
-        A node alive now has the id ``graph.export`` gives it; one made where a dead node was has
-        its own (see ``timeline_state.NodeIds``). ``error`` says why recording stopped, if it did.
-        """
-        rename = self.node_id.renames()
-        steps = []
-        lines = {}
-        for s in self.steps:
-            d = s["delta"]
-            row = {k: v for k, v in s.items() if k != "delta"}
-            row.update(nodes=d["nodes"], grads=d["grads"], saved=d["saved"], vars=d["vars"])
-            if rename:
-                row.update(_renamed(row, rename))
-            steps.append(row)
-            if s["line"] is not None:
-                mark = lines.setdefault(str(s["line"]), {"nodes": 0, "backward": 0})
-                mark["nodes"] += len(d["nodes"])
-                mark["backward"] += s["kind"] != "line"
-        nodes = [{k: v for k, v in r.items() if k != "_ref"} for r in self.node_rows.values()]
-        if rename:
-            for r in nodes:
-                r["id"] = rename.get(r["id"], r["id"])
-                r["next"] = [rename.get(n, n) for n in r["next"]]
-        return {"steps": steps, "total_steps": self.total, "stored_steps": len(steps), "limit": self.limit,
-                "groups": self.groups, "groups_dropped": self.groups_dropped, "nodes": nodes,
-                "nodes_dropped": self.nodes_dropped, "lines": lines, "error": self.error}
+        """The page's JSON (see ``timeline_export.export``)."""
+        return timeline_export.export(self)
 
     def inspect(self, name, step):
-        """``name`` as the timeline last recorded it at ``step`` (a step number; see ``Session.inspect``)."""
-        found = None
-        at = None
-        for s in self.steps:
-            if s["step"] > step:
-                break
-            at = s["step"]
-            if name in s["delta"]["vars"]:
-                found = s["delta"]["vars"][name]
-        exact = any(s["step"] == step for s in self.steps)
-        return {"ok": True, "name": name, "step": step, "at_step": at, "exact": exact,
-                "bound": found is not None, "tensor": _public(found, text=True) if found else None}
-
-
-def _renamed(row, rename):
-    """A step's ``nodes``, ``saved`` and ``vars`` with node ids renamed (summaries are copied)."""
-    renamed = {"nodes": [rename.get(n, n) for n in row["nodes"]],
-               "saved": {rename.get(n, n): states for n, states in row["saved"].items()}}
-    renamed["vars"] = {name: v if v is None or v["grad_fn_id"] not in rename else
-                       {**v, "grad_fn_id": rename[v["grad_fn_id"]]} for name, v in row["vars"].items()}
-    return renamed
-
-
-def _public(summary, text=False):
-    if summary is None or not text:
-        return summary
-    out = dict(summary)
-    if text:
-        for key in ("value", "grad"):
-            if out.get(key) is not None and "values" in out[key] and not out[key].get("truncated"):
-                arr = np.asarray(out[key]["values"]).reshape(out[key]["shape"])
-                out[key] = {**out[key], "text": graph.preview(arr)["text"]}
-    return out
+        """``name`` as the timeline last recorded it at ``step`` (see ``Session.inspect``)."""
+        return timeline_export.inspect(self, name, step)
 
 
 def _pass_kind():
@@ -500,16 +390,3 @@ def _user_frame(filename):
     while frame is not None and frame.f_code.co_filename != filename:
         frame = frame.f_back
     return frame
-
-
-def _quiet_hooks():
-    def step(line):
-        pass
-
-    def for_(iterable, line):
-        return iterable
-
-    def next_(line):
-        return True
-
-    return step, step, for_, next_, step
