@@ -15,6 +15,9 @@ levels = []
 # Every active transform, outermost first: "vmap", "grad" (reverse mode) or "jvp". Some checks
 # are functorch's only when the innermost one is a vmap (``.data``).
 transforms = []
+# The vmap levels jacfwd batches its primals on (functorch batches only the tangents there, so an
+# in-place op on a primal runs unbatched and does not take PyTorch's slow fallback).
+primal_levels = set()
 
 ITEM_MESSAGE = ("vmap: It looks like you're calling .item() on a Tensor. We don't support vmap over calling .item() "
                 "on a Tensor, please try to rewrite what you're doing with other operations. If error is occurring "

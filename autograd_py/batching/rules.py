@@ -18,8 +18,8 @@ Ops without a rule run once per example (``fallback``) with PyTorch's performanc
 import warnings
 
 from .._tensor import Tensor
-from .batched import (BatchedTensor, VmapRefusal, batch_size, is_batched_at, levels, physical, rebuilt,
-                      unbatched_write, wrap)
+from .batched import (BatchedTensor, VmapRefusal, batch_size, is_batched_at, levels, physical, primal_levels,
+                      rebuilt, unbatched_write, wrap)
 
 FALLBACK_WARNING = ("There is a performance drop because we have not yet implemented the batching rule for "
                     "aten::{name}. Please file us an issue on GitHub so that we can prioritize its implementation. "
@@ -121,7 +121,8 @@ def inplace_unruled(name):
     def rule(level, call, args, kwargs):
         aten = _overload(name, args, kwargs)
         if aten is not None and any(is_batched_at(a, level) for a in list(args) + list(kwargs.values())):
-            warnings.warn(FALLBACK_WARNING.format(name=aten), UserWarning, stacklevel=4)
+            if level not in primal_levels:
+                warnings.warn(FALLBACK_WARNING.format(name=aten), UserWarning, stacklevel=4)
             if not is_batched_at(args[0], level):  # the fallback's own check, naming the op and level
                 raise unbatched_write("aten::" + aten.split(".")[0], _depth(level))
         return inplace(level, call, args, kwargs)

@@ -146,21 +146,26 @@ def jacfwd(func, argnums=0, has_aux=False, *, randomness="error"):
         found = {}
 
         def column(*tangents):
+            if found.pop("enter", False):  # called by jacfwd's own vmap: its level (see primal_levels)
+                found["level"] = vmap_levels[-1][0]
+                primal_levels.add(found["level"])
             result = _jvp(func, args, tree_unflatten(list(tangents), primals_spec), argnums, has_aux=has_aux)
             error_if_complex("jacfwd", tree_leaves(result[0]), is_input=False)
             flat_t, found["spec"] = tree_flatten(result[1])
             aux_leaves, found["aux_spec"] = tree_flatten(result[2] if has_aux else ())
             return tuple(flat_t), tuple(aux_leaves)
         from ..batching import vmap
-        from ..batching.batched import is_refusal
+        from ..batching.batched import is_refusal, levels as vmap_levels, primal_levels
         if sum(numels) == 1:
             # One direction: functorch's primals stay unbatched, and so do they here (a 0-dim
             # primal's reductions then keep their 0-dim formulas, which read no primal)
             columns, aux_leaves = _columns_one_by_one(column, bases)
         else:
+            found["enter"] = True
             try:
                 columns, aux_leaves = vmap(column, randomness=randomness)(*bases)
             except RuntimeError as error:
+                primal_levels.discard(found.pop("level", None))
                 if not is_refusal(error):
                     raise
                 # Here vmap batches the primals with the tangents, where functorch batches only the
@@ -168,6 +173,7 @@ def jacfwd(func, argnums=0, has_aux=False, *, randomness="error"):
                 # (``out[0] = ...``), or a read of a primal's value (``.item()``, ``if x > 0:``),
                 # cannot take a batch. Then one JVP per direction, as the definition says.
                 columns, aux_leaves = _columns_one_by_one(column, bases)
+            primal_levels.discard(found.pop("level", None))
         jacobians = [_assemble(c, flat_primals, numels, primals_spec, argnums) for c in columns]
         jacobian = tree_unflatten(jacobians, found["spec"])
         if not has_aux:
