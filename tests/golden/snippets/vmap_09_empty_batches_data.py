@@ -32,3 +32,9 @@ try:
     leaf.expand(2, *leaf.shape)[[-2]] = True  # the leaf check comes before index_put_'s expand warning
 except RuntimeError as err:
     print(type(err).__name__, err)
+import warnings
+with warnings.catch_warnings(record=True) as caught:  # jacfwd's primals are not batched: no slow fallback
+    warnings.simplefilter("always")
+    print(jacfwd(lambda x: (x / 2).clamp_(-1, 1).addcmul_(x, x).lerp_(x, 0.5))(torch.tensor([0.5, 3.0])))
+    print(jacfwd(jacfwd(lambda x: (x * x).clamp_(-1, 1)))(torch.tensor([0.5, 3.0])))
+print([str(w.message) for w in caught])
