@@ -112,8 +112,8 @@ def _add_scripts(app, pagename, templatename, context, doctree):
     if doctree is None or not _html_build(app) or not has_marked_blocks(doctree):
         return
     pathto = context["pathto"]
-    # In the page's <head> as plain tags: every theme prints `metatags`, and unlike add_js_file
-    # this may point outside _static/.
+    # In the page's <head> as plain tags: Sphinx's basic layout, which themes build on, prints
+    # `metatags` there, and unlike add_js_file a tag may point outside _static/.
     tags = script_tag(pathto(f"{_playground(app)}/embed.js", 1)) + script_tag(pathto(SCRIPT, 1))
     context["metatags"] = context.get("metatags", "") + tags
 
