@@ -190,6 +190,10 @@ def _sumproduct_pair(left, right, sum_dims):
         else:
             ro.append(d)
             ro_size *= right.shape[d]
+    if lo and ro and lo[0] > ro[-1]:
+        # PyTorch 2.13 multiplies the other way round when every dim only the right operand has
+        # comes before every dim only the left has: bmm(right, left) keeps the output's dim order
+        left, right, lo, ro, lo_size, ro_size = right, left, ro, lo, ro_size, lo_size
     out_size = [left.shape[d] for d in lro] + [left.shape[d] for d in lo] + [1] * len(sum_dims) + [
         right.shape[d] for d in ro]
     order = lro + lo + sum_dims + ro
