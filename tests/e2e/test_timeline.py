@@ -49,12 +49,19 @@ def drawn(tab):
     return tab.page.locator("[data-testid=graph] g.node:not(.tl-hidden)")
 
 
-def grad_text(tab, name):
+def expect_grad(tab, name, text):
+    """The gradient panel's .grad of ``name``: its text, None (a reason instead) or "absent" (no row)."""
     row = tab.page.locator(f"[data-testid=grads] tr[data-tensor={name}]")
-    if not row.count():
-        return "absent"
+    if text == "absent":
+        expect(row).to_have_count(0)
+        return
+    expect(row).to_have_count(1)
     pre = row.locator(".grad-cell > pre")
-    return pre.inner_text() if pre.count() else None
+    if text is None:
+        expect(pre).to_have_count(0)
+        expect(row.locator(".grad-cell .reason")).to_have_count(1)
+    else:
+        expect(pre).to_have_text(text)
 
 
 def test_scrubbing_shows_the_graph_and_grads_of_each_step(ten):
@@ -71,12 +78,14 @@ def test_scrubbing_shows_the_graph_and_grads_of_each_step(ten):
         marked = ten.page.locator(".cm-step-line")
         expect(marked).to_have_count(1)
         assert marked.inner_text() == TEN_LINES.splitlines()[line - 1]
-        if number >= 2:  # x is bound from step 2 on, w from step 3 on
-            assert grad_text(ten, "x") == x_grad, number
-        else:
-            assert grad_text(ten, "x") == "absent"
-        if number >= 3:
-            assert grad_text(ten, "w") == w_grad, number
+        # x is bound from step 2 on, w from step 3 on.
+        expect_grad(ten, "x", x_grad if number >= 2 else "absent")
+        expect_grad(ten, "w", w_grad if number >= 3 else "absent")
+    # The run's .grad history shows at its last step only (before it, it would tell the future).
+    history = ten.page.locator("[data-testid=grads] tr[data-tensor=x] [data-testid=grad-history]")
+    expect(history).to_have_count(1)
+    slider.fill("7")
+    expect(history).to_have_count(0)
     # Saved tensors at a step: line 4's MulBackward0 is freed by the first backward, not before.
     mul = ten.page.locator("[data-testid=graph] g.node[data-line='4'][data-name=MulBackward0]")
     slider.fill("6")
@@ -275,7 +284,7 @@ def test_the_lesson_watch_the_graph_grow_runs_and_scrubs_in_both_languages(playg
     expect(where).to_contain_text("backward()")
     slider.fill("9")
     expect(where).to_have_attribute("data-line", "10")
-    assert grad_text(tab, "w") == "[4., -18.]"
+    expect_grad(tab, "w", "[4., -18.]")
     expect(tab.testid("timeline-group")).to_have_text("loop at line 11: 3 iterations")
     try:
         tab.page.locator("[data-lang=zh]").click()

@@ -110,7 +110,8 @@ export function timelineMarks(hooks) {
       return {
         markStep(line) {
           const effects = [setStepLine.of(line ? [line] : [])];
-          if (line && line <= view.state.doc.lines) {
+          // Scrolling makes CodeMirror measure at once: only when the line is out of sight.
+          if (line && line <= view.state.doc.lines && !lineInSight(view, line)) {
             effects.push(EditorView.scrollIntoView(view.state.doc.line(line).from, { y: "nearest" }));
           }
           dispatch(effects);
@@ -127,6 +128,12 @@ export function timelineMarks(hooks) {
       };
     },
   };
+}
+
+/** True when line `n` is on screen, by CodeMirror's last measure (reading the layout would force it). */
+function lineInSight(view, n) {
+  const line = view.state.doc.line(n);
+  return view.visibleRanges.some((range) => range.from <= line.from && line.to <= range.to);
 }
 
 /** The (dotted) name under `pos`: "x", or "model.weight" when hovering its last part. */

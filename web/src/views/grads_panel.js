@@ -25,12 +25,15 @@ export class GradsPanel {
 
   setStrings(t) {
     this.t = t;
+    this.rows = new Map();
+    fill(this.element); // the headers too
     this.draw();
   }
 
   /** New state from a command's result. */
   update(tensors, history) {
     this.tensors = tensors || [];
+    this.historyShown = true;
     this.history = history || {};
     let newest = this.seenSeq;
     for (const row of Object.values(this.history)) {
@@ -41,9 +44,13 @@ export class GradsPanel {
     this.draw();
   }
 
-  /** The same history with the tensors as they were at a timeline step (no change is new). */
-  showTensors(tensors) {
+  /**
+   * The tensors as they were at a timeline step. The history (of the whole run) shows only at
+   * its last step: before it, it would tell of changes still to come.
+   */
+  showTensors(tensors, { last = true } = {}) {
     this.tensors = tensors || [];
+    this.historyShown = last;
     this.draw();
   }
 
@@ -60,8 +67,23 @@ export class GradsPanel {
       fill(this.element, h("p", { class: "muted pad", text: t.gEmpty }));
       return;
     }
+    // Rows are kept by their content: scrubbing the timeline rebuilds only the rows that changed.
+    const previous = this.rows || new Map();
+    this.rows = new Map();
+    const rows = this.tensors.map((tensor) => {
+      const history = this.historyShown === false ? null : this.history[tensor.id];
+      const key = JSON.stringify([tensor, history, this.freshFrom]);
+      const tr = previous.get(key) || this.row(tensor);
+      this.rows.set(key, tr);
+      return tr;
+    });
+    const body = this.element.querySelector("tbody");
+    if (body && rows.length === body.children.length && rows.every((tr, i) => body.children[i] === tr)) return;
+    if (body) {
+      body.replaceChildren(...rows);
+      return;
+    }
     const head = h("tr", {}, this.columns().map((label) => h("th", { scope: "col", text: label })));
-    const rows = this.tensors.map((row) => this.row(row));
     fill(this.element, h("div", { class: "table-wrap" },
       h("table", { class: "grads-table" }, h("thead", {}, head), h("tbody", {}, rows))));
   }
@@ -85,7 +107,8 @@ export class GradsPanel {
       h("td", { class: `mono bool-${tensor.is_leaf}`, "data-label": isLeaf, text: py(tensor.is_leaf) }),
       h("td", { class: "mono", "data-label": gradFn, text: tensor.grad_fn || "None" }),
       h("td", { class: "value-cell", "data-label": value }, h("pre", { class: "values", text: tensor.value.text })),
-      h("td", { class: "grad-cell", "data-label": gradLabel }, grad, this.historyView(this.history[tensor.id])));
+      h("td", { class: "grad-cell", "data-label": gradLabel }, grad,
+        this.historyShown === false ? null : this.historyView(this.history[tensor.id])));
     tr.addEventListener("click", () => this.hooks.onSelect(tensor.id));
     return tr;
   }
