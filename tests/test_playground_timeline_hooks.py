@@ -126,7 +126,7 @@ def test_the_console_can_call_the_runs_functions_afterwards():
 
 
 def test_a_failing_recorder_leaves_the_run_alone(monkeypatch):
-    def broken(self, delta, line):
+    def broken(self, *args):
         raise ValueError("recorder bug")
 
     monkeypatch.setattr(timeline_state.StateWatch, "scan", broken)

@@ -17,9 +17,9 @@ them in the run's builtins, so ``dir()`` and ``globals()`` do not show them):
 
 Example::
 
-    >>> code, loops = instrument("for i in range(2):\\n    y = i\\n", "<editor>")
-    >>> loops
-    {1: 2}
+    >>> code, loops, targets = instrument("for i in range(2):\\n    y = i\\n", "<editor>")
+    >>> loops, targets
+    ({1: 2}, {1: ('i',)})
 """
 import ast
 import sys
@@ -38,12 +38,14 @@ def instrument(code, filename, flags=0):
         flags (int, optional): ``compile`` flags. Defaults to 0.
 
     Returns:
-        tuple: the code object and ``{header_line: last_line}`` of every ``for``/``while`` loop.
+        tuple: the code object, ``{header_line: last_line}`` of every ``for``/``while`` loop, and
+        ``{header_line: names}`` of every ``for`` loop, the names its header binds (None when it
+        assigns to an attribute or an item).
     """
     tree = ast.parse(code, filename)
-    loops = {}
-    _add(tree, loops)
-    return compile(tree, filename, "exec", flags=flags, dont_inherit=True), loops
+    loops, targets = {}, {}
+    _add(tree, loops, targets)
+    return compile(tree, filename, "exec", flags=flags, dont_inherit=True), loops, targets
 
 
 def _at(node, where):
@@ -63,6 +65,18 @@ def _statement(name, line, where):
     return _at(ast.Expr(_call(name, line, where)), where)
 
 
+def _names(target):
+    """The names an assignment target binds, or None if it also writes an attribute or an item."""
+    if isinstance(target, ast.Name):
+        return (target.id,)
+    if isinstance(target, ast.Starred):
+        return _names(target.value)
+    if isinstance(target, (ast.Tuple, ast.List)):
+        names = [_names(t) for t in target.elts]
+        return None if None in names else tuple(n for part in names for n in part)
+    return None
+
+
 def _first_line(stmt):
     # A decorated def runs its decorators first, from their own lines.
     decorators = getattr(stmt, "decorator_list", None)
@@ -80,7 +94,7 @@ def _quiet(stmt, first_of_scope):
 _SCOPES = (ast.Module, ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)
 
 
-def _add(node, loops):
+def _add(node, loops, targets):
     """Adds the calls to every statement list under ``node`` (statements only: an expression holds
     no statement, so the user's expressions are never walked)."""
     for field in ("body", "orelse", "finalbody"):
@@ -89,16 +103,17 @@ def _add(node, loops):
             continue
         out = []
         for i, stmt in enumerate(stmts):
-            _add(stmt, loops)
+            _add(stmt, loops, targets)
             if not _quiet(stmt, i == 0 and field == "body" and isinstance(node, _SCOPES)):
                 name = _LOOP_CALL if isinstance(stmt, (ast.For, ast.While)) else _STEP_CALL
                 out.append(_statement(name, _first_line(stmt), stmt))
             out.append(stmt)
         setattr(node, field, out)
     for part in getattr(node, "handlers", ()) or getattr(node, "cases", ()):  # try/except, match
-        _add(part, loops)
+        _add(part, loops, targets)
     if isinstance(node, ast.For):
         loops[node.lineno] = node.end_lineno
+        targets[node.lineno] = _names(node.target)
         # At the loop's place, where Python reports "not iterable" (no caret under the iterable).
         node.iter = _call(_FOR_CALL, node.lineno, node, node.iter)
     elif isinstance(node, ast.While):

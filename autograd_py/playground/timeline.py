@@ -23,10 +23,12 @@ and counted in the group's ``elided``. At most ``limit`` steps are stored; beyon
 folded likewise and only the last is kept. ``step`` numbers count every executed statement.
 
 Limits: only module-level names and the parameters of named modules are watched (a function's
-locals are not; see ``timeline_state``); values and grads keep at most 64 numbers (the first 16
-and min/max/mean beyond); saved-tensor states are checked after backward passes and version
-changes of named tensors (an unnamed tensor written in place shows at the next such step); nodes
-made in elided iterations keep a row only while alive then.
+locals are not; see ``timeline_state``); a for loop's header step looks only at the names it
+binds (an iterator that changes named tensors itself, a lambda in ``map``, shows at the next
+step); values and grads keep at most 64 numbers (the first 16 and min/max/mean beyond);
+saved-tensor states are checked after backward passes and version changes of named tensors (an
+unnamed tensor written in place shows at the next such step); nodes made in elided iterations
+keep a row only while alive then.
 """
 import builtins
 import os
@@ -85,6 +87,10 @@ class Timeline:
         self.limit = limit
         self.keep = keep_iterations
         self.loops = {}  # header line -> last line of every loop (``compile`` fills it)
+        # header line -> names a for loop binds: its header's next steps only rebind those, so only
+        # those are looked at (the step before it, the last of an iteration, looked at every name)
+        self.targets = {}
+        self._names = None  # of the open step, if only they can have changed
         self.steps = []  # stored steps
         self.total = 0  # executed steps
         self.current = None  # the open step: {"step", "line", "kind", ...}
@@ -104,7 +110,7 @@ class Timeline:
     # ---- recording -----------------------------------------------------------------------
     def compile(self, flags=0):
         """The code object to run: ``code`` with the recorder's calls (see ``step_hooks``)."""
-        compiled, self.loops = step_hooks.instrument(self.code, self.filename, flags)
+        compiled, self.loops, self.targets = step_hooks.instrument(self.code, self.filename, flags)
         return compiled
 
     def __enter__(self):
@@ -168,6 +174,7 @@ class Timeline:
             self._enter_loop(frame, line)
         elif kind == NEXT:
             self._next_iteration(top)
+            self._names = self.targets.get(line)
         self.current = {"step": self.total, "line": line, "kind": "line"}
         if active:
             group = active[-1]["row"]
@@ -300,8 +307,9 @@ class Timeline:
 
     def _close(self, after_pass=False):
         step, self.current = self.current, None
+        names, self._names = self._names, None
         delta = self._delta(after_pass or (step is not None and step["kind"] != "line"),
-                            step["line"] if step is not None else None)
+                            step["line"] if step is not None else None, names)
         if step is None:
             if any(delta.values()) and self.steps:  # changes after a pass ended, before the next line
                 if self.held is None:
@@ -318,13 +326,13 @@ class Timeline:
         else:
             self._store(step)
 
-    def _delta(self, check_saved, line):
+    def _delta(self, check_saved, line, names=None):
         delta = _empty()
         if self.new_nodes:
             self._node_rows(delta)
         if line is None:
             line = self._last_line()
-        if self.state.scan(delta, line) or check_saved:
+        if self.state.scan(delta, line, names) or check_saved:
             delta["saved"] = self.state.saved_changes()
         return delta
 

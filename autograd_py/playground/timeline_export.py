@@ -15,8 +15,8 @@ def export(timeline):
     lines = {}
     for s in timeline.steps:
         d = s["delta"]
-        row = {k: v for k, v in s.items() if k != "delta"}
-        row.update(nodes=d["nodes"], grads=d["grads"], saved=d["saved"], vars=d["vars"])
+        row = {**s, "nodes": d["nodes"], "grads": d["grads"], "saved": d["saved"], "vars": d["vars"]}
+        del row["delta"]
         if rename:
             row.update(_renamed(row, rename))
         steps.append(row)

@@ -19,6 +19,7 @@ PREVIEW_ELEMENTS = 64
 TRUNCATED_VALUES = 16  # first values kept of a larger tensor (with min/max/mean): each step's JSON repeats them
 SAVED_WATCH = 2000  # newest nodes with saved tensors whose states are followed
 _TENSOR, _MODULE = 1, 2
+_UNBOUND = object()
 
 
 def small(data):
@@ -134,12 +135,17 @@ class StateWatch:
         """Follows the saved tensors of ``node`` (a new node that has some)."""
         self.watched.append(weakref.ref(node))
 
-    def scan(self, delta, line):
+    def scan(self, delta, line, names=None):
         """Puts changed names in ``delta["vars"]`` and changed grads in ``delta["grads"]``.
+
+        Args:
+            names (tuple, optional): only these names can have changed (a for loop's header).
 
         Returns:
             bool: whether a named tensor's version moved (its saved copies may be stale now).
         """
+        if names is not None:
+            return self._scan_names(delta, line, names)
         kinds, var_keys = self.kinds, self.var_keys
         moved = False
         found = 0
@@ -160,6 +166,25 @@ class StateWatch:
                         moved = self._changed(pname, t, key, delta, line) or moved
         if len(var_keys) != found:  # a name was deleted, or bound to something else
             self._unbound(delta)
+        return moved
+
+    def _scan_names(self, delta, line, names):
+        moved = False
+        for name in names:
+            value = self.namespace.get(name, _UNBOUND)
+            kind = self.kinds.get(name)
+            if kind is None or kind[0] is not type(value):
+                kind = self.kinds[name] = (type(value), _kind(name, value))
+            kind = kind[1]
+            if kind == _TENSOR:
+                key = _key(value)
+                if self.var_keys.get(name) != key:
+                    moved = self._changed(name, value, key, delta, line) or moved
+            elif kind == _MODULE or any(n.startswith(name + ".") for n in self.var_keys):
+                return self.scan(delta, line)  # a module's parameters: look at everything
+            elif name in self.var_keys:
+                del self.var_keys[name]
+                delta["vars"][name] = None
         return moved
 
     def _changed(self, name, t, key, delta, line):
