@@ -90,8 +90,11 @@ def dispatched(name):
 _inside = [0]
 
 
-def _make_wrapper(name, fn, rule):
+def _make_wrapper(name, fn, rule, swapped=True):
     def wrapper(*args, **kwargs):
+        if swapped and not levels:  # called after the last vmap left: see ``install``
+            uninstall()
+            return fn(*args, **kwargs)
         level = innermost_level(args, kwargs)
         if level is None:
             _inside[0] += 1
@@ -100,13 +103,25 @@ def _make_wrapper(name, fn, rule):
             finally:
                 _inside[0] -= 1
         return rule(level, wrapper, args, kwargs)
+    _named(wrapper, name, fn)
+    return wrapper
+
+
+def _named(wrapper, name, fn):
+    """Gives a wrapper its entry point's name, and the original's doc and qualified name (it may stay
+    in the namespace a while after a vmap, see ``install``)."""
     wrapper.__name__ = name
     wrapper.__wrapped__ = fn
-    return wrapper
+    wrapper.__doc__ = getattr(fn, "__doc__", None)
+    wrapper.__qualname__ = getattr(fn, "__qualname__", name)
+    wrapper.__module__ = getattr(fn, "__module__", None)
 
 
 def _random_wrapper(name, fn):
     def wrapper(*args, **kwargs):
+        if not levels:
+            uninstall()
+            return fn(*args, **kwargs)
         if _inside[0] or name == "dropout" and not _dropout_draws(args, kwargs):
             return fn(*args, **kwargs)
         _inside[0] += 1
@@ -114,8 +129,7 @@ def _random_wrapper(name, fn):
             return _draw(name, fn, args, kwargs)
         finally:
             _inside[0] -= 1
-    wrapper.__name__ = name
-    wrapper.__wrapped__ = fn
+    _named(wrapper, name, fn)
     return wrapper
 
 
@@ -221,9 +235,10 @@ _table = []  # [owner, name, original, wrapper, rule, random]: swapped in and ou
 _installed = [False]
 
 
-def _entry(owner, name, rule, random):
+def _entry(owner, name, rule, random, swapped=True):
     fn = _current(owner, name)
-    return [owner, name, fn, (_random_wrapper(name, fn) if random else _make_wrapper(name, fn, rule)), rule, random]
+    wrapper = _random_wrapper(name, fn) if random else _make_wrapper(name, fn, rule, swapped)
+    return [owner, name, fn, wrapper, rule, random]
 
 
 def _current(owner, name):
@@ -233,8 +248,9 @@ def _current(owner, name):
 def _build():
     from .batched import BatchedTensor
     for owner, name, rule, random in _targets():
-        entry = _entry(owner, name, rule, random)
-        if owner is Tensor and name not in _TENSOR_ARG_METHODS:
+        swapped = owner is not Tensor or name in _TENSOR_ARG_METHODS
+        entry = _entry(owner, name, rule, random, swapped)
+        if not swapped:
             if name not in BatchedTensor.__dict__:  # its own logical metadata methods stay
                 setattr(BatchedTensor, name, entry[3])
             _by_original.setdefault(id(entry[2]), entry[3])
@@ -243,25 +259,38 @@ def _build():
 
 
 def install():
-    """Swaps in the wrappers (at the outermost vmap's entry). They are made once and kept; an
-    entry point replaced since (a test's monkeypatch) gets a fresh wrapper. A module's entry
-    points are swapped with one ``dict.update``; Tensor's few, one ``setattr`` each."""
+    """Swaps in the wrappers at the outermost vmap's entry. They are made once and kept; an entry
+    point replaced since (a test's monkeypatch) gets a fresh wrapper.
+
+    Leaving the vmap does not swap the originals back: the wrappers stay until one of them is
+    called outside any vmap, which puts every original back first (``uninstall``). Code that calls
+    no swapped entry point between two vmaps (``jacfwd`` in a loop, ``vmap(grad(f))`` per batch)
+    then swaps nothing at all: swapping costs more than its ``setattr`` calls, since changing a
+    class's attributes discards what the interpreter has cached about every lookup on it.
+    """
+    if _installed[0]:
+        if _unchanged(3):
+            return
+        uninstall()  # an entry point was replaced meanwhile: start again from the originals
     if not _table:
         _build()
-    if not _wrappers or not _unchanged():
+    if not _wrappers or not _unchanged(2):
         _refresh()
     for owner, new, _ in _swaps.values():
         _apply(owner, new)
     _installed[0] = True
 
 
-def _unchanged():
-    """True when every entry point is still the original its wrapper was made for: per owner, one
-    C-level fetch of all its names and one tuple comparison (this runs at every outermost vmap)."""
+def _unchanged(which):
+    """True when every entry point still holds its original (``which`` 2) or its wrapper (3): per
+    owner, one C-level fetch of all its names and one tuple comparison."""
     try:
-        return all(fetch(namespace) == originals for namespace, fetch, originals in _checks)
+        for check in _checks:
+            if check[1](check[0]) != check[which]:
+                return False
     except KeyError:  # a name the owner serves from a module ``__getattr__``: not in its dict yet
         return False
+    return True
 
 
 def _refresh():
@@ -279,12 +308,13 @@ def _refresh():
             new, old = _swaps.setdefault(id(owner), (owner, {}, {}))[1:]
             new[name], old[name] = wrapper, fn
     _checks.clear()
-    for owner, _, old in _swaps.values():
+    for owner, new, old in _swaps.values():
         fetch = operator.itemgetter(*old)
-        _checks.append((owner.__dict__ if owner is Tensor else vars(owner), fetch, fetch(old)))
+        _checks.append((owner.__dict__ if owner is Tensor else vars(owner), fetch, fetch(old), fetch(new), owner))
 
 
-_checks = []  # (owner's namespace, itemgetter of its swapped names, their originals), per owner
+# Per owner: (its namespace, an itemgetter of its swapped names, their originals, their wrappers, owner)
+_checks = []
 _swaps = {}  # id(owner) -> (owner, {name: wrapper}, {name: original})
 
 
@@ -297,9 +327,17 @@ def _apply(owner, names):
 
 
 def uninstall():
-    for owner, _, old in _swaps.values():
-        _apply(owner, old)
+    """Puts the originals back where the wrappers still are (not over an entry point replaced since)."""
+    if not _installed[0]:
+        return
     _installed[0] = False
+    for namespace, fetch, _, wrappers, owner in _checks:
+        _, new, old = _swaps[id(owner)]
+        try:
+            intact = fetch(namespace) == wrappers
+        except KeyError:
+            intact = False
+        _apply(owner, old if intact else {name: fn for name, fn in old.items() if namespace.get(name) is new[name]})
 
 
 def call_user(func, *args, **kwargs):
