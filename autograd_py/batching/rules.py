@@ -45,8 +45,10 @@ def _pad(v, k):
 
 
 def _aligned(x, level, rank):
-    if is_batched_at(x, level):
-        return _pad(x._value, rank - (x._value.dim() - 1))
+    if type(x) is BatchedTensor and x._level == level:
+        value = x._value
+        pad = rank + 1 - value.dim()
+        return _pad(value, pad) if pad else value
     return x
 
 
@@ -67,10 +69,15 @@ def type_as(level, call, args, kwargs):
 
 
 def elementwise(level, call, args, kwargs):
-    tensors = [a for a in (*args, *kwargs.values()) if isinstance(a, Tensor)]
-    rank = max(logical_rank(t, level) for t in tensors)
+    rank = 0
+    for a in (*args, *kwargs.values()) if kwargs else args:  # the highest logical rank among the tensors
+        if isinstance(a, Tensor):
+            r = a._value.dim() - 1 if type(a) is BatchedTensor and a._level == level else a.dim()
+            if r > rank:
+                rank = r
     args = [_aligned(a, level, rank) for a in args]
-    kwargs = {k: _aligned(v, level, rank) for k, v in kwargs.items()}
+    if kwargs:
+        kwargs = {k: _aligned(v, level, rank) for k, v in kwargs.items()}
     return wrap(call(*args, **kwargs), level)
 
 
