@@ -7,6 +7,7 @@ from ..node import Node
 from .base import Tensor, _make, grad_on, np, operands, record
 from . import zerotensor
 from .zerotensor import made as _zeros_made
+from .iter_layout import laid_out
 
 
 # ---------------------------------------------------------------------------- binary arithmetic
@@ -158,7 +159,7 @@ def _sub_check(a, b):
 
 def add(input, other, alpha=1):
     a, b = operands(input, other)
-    out = _make(np.add(a, b) if alpha == 1 and alpha is not True else _scaled(a, b, alpha))
+    out = _make(laid_out(np.add(a, b) if alpha == 1 and alpha is not True else _scaled(a, b, alpha), a, b))
     if _zeros_made[0]:
         zerotensor.total(out, input, other, alpha)
     if grad_on(input, other):
@@ -172,7 +173,7 @@ def sub(input, other, alpha=1):
     if input._data.dtype == np.bool_ or _is_bool(other):
         _sub_check(input, other)
     a, b = operands(input, other)
-    out = _make(np.subtract(a, b) if alpha == 1 and alpha is not True else _scaled(a, b, -alpha))
+    out = _make(laid_out(np.subtract(a, b) if alpha == 1 and alpha is not True else _scaled(a, b, -alpha), a, b))
     if _zeros_made[0]:
         zerotensor.total(out, input, other, -alpha)
     if grad_on(input, other):
@@ -198,7 +199,7 @@ def rsub(input, other, alpha=1):
 
 def mul(input, other):
     a, b = operands(input, other)
-    out = _make(np.multiply(a, b))
+    out = _make(laid_out(np.multiply(a, b), a, b))
     if _zeros_made[0]:
         zerotensor.product(out, input, other)
     if grad_on(input, other):
@@ -286,7 +287,7 @@ def div(input, other, rounding_mode=None):
         dt = get_default_dtype().np
         a = a.astype(dt)
         b = b.astype(dt) if isinstance(b, np.ndarray) else b
-    out = _make(np.true_divide(a, b))
+    out = _make(laid_out(np.true_divide(a, b), a, b))
     if _zeros_made[0]:
         zerotensor.quotient(out, input)
     if grad_on(input, other):
