@@ -93,5 +93,7 @@ def install_as_torch():
         if not getattr(sys.modules[name], "__name__", "").startswith("autograd_py"):
             del sys.modules[name]
     sys.modules["torch"] = importlib.import_module("autograd_py")
+    # functorch, the transforms' old package, which PyTorch 2.13 still ships (with deprecation warnings)
+    sys.modules["functorch"] = importlib.import_module("autograd_py.func.deprecated")
     _register_aliases()
     return sys.modules["torch"]

@@ -152,11 +152,15 @@ def grad(outputs, inputs, grad_outputs=None, retain_graph=None, create_graph=Fal
         warnings.warn("only_inputs argument is deprecated and is ignored now (defaults to True). To accumulate "
                       "gradient for other parts of the graph, please use torch.autograd.backward.",
                       FutureWarning, stacklevel=2)
-    if is_grads_batched:
-        raise NotImplementedError("is_grads_batched=True is not supported by autograd_py; call grad once per "
-                                  "row, or use torch.autograd.functional.jacobian(..., vectorize=True)")
     outputs = _as_tuple(outputs)
     inputs = _as_tuple(inputs)
+    if is_grads_batched:
+        from ..batching import grads_batched
+        gos = _as_tuple(grad_outputs) if grad_outputs is not None else (None,) * len(outputs)
+        if len(gos) != len(outputs):
+            raise RuntimeError(f"got {len(outputs)} tensors and {len(gos)} gradients")
+        return grads_batched.grad(grad, outputs, inputs, gos, retain_graph, create_graph, allow_unused,
+                                  materialize_grads)
     if len(inputs) == 0:
         raise RuntimeError("`inputs` argument to `grad()` cannot be empty.")
     grads = _as_tuple(grad_outputs) if grad_outputs is not None else (None,) * len(outputs)
