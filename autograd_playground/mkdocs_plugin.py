@@ -16,7 +16,8 @@ A page then marks a fenced block as a live example::
 The plugin copies the built playground into the site under ``playground/``
 (same origin, no CDN) and adds ``<script src=".../embed.js"
 async>`` to the pages that have a marked block or an ``<autograd-playground>``
-element, and to no other page, with the small script that saves the course for offline reading
+element, and to no other page (to every page with Material's ``navigation.instant``), with the
+small script that saves the course for offline reading
 (course_offline.py); it also takes that element's tags out of the paragraphs
 Python-Markdown wraps them in (which would lose its code). The blocks themselves are left as the
 highlighter drew them: ``embed.js`` turns them into examples in the browser,
@@ -62,7 +63,10 @@ class AutogradPlaygroundPlugin(BasePlugin):
         return config
 
     def on_post_page(self, output, page, config):
-        if not has_live_examples(output):
+        # Material's instant navigation swaps pages without loading their scripts: then every page
+        # loads embed.js, which upgrades the blocks of each page it is swapped to.
+        instant = "navigation.instant" in (config["theme"].get("features") or [])
+        if not instant and not has_live_examples(output):
             return output
         output = add_script(unwrap_elements(output), get_relative_url(f"{self.target}/embed.js", page.url))
         return add_script(output, get_relative_url(SCRIPT, page.url))

@@ -180,3 +180,18 @@ def test_the_example_course_builds(tmp_path, site):
             assert text.count('class="autograd highlight"') == 1, page
         assert "embed.js" not in (out / lang / "index.html").read_text(encoding="utf-8")
     assert "叶子节点" in block_text((out / "zh" / "01-graph" / "index.html").read_text(encoding="utf-8"))
+
+
+def test_with_instant_navigation_every_page_loads_embed_js(tmp_path, site):
+    # Material swaps the page without loading its scripts: embed.js must be there from any page.
+    _, playground = site
+    root = write_course(tmp_path, playground)
+    config = (root / "mkdocs.yml").read_text(encoding="utf-8")
+    (root / "mkdocs.yml").write_text(config.replace("theme: {name: material}",
+                                                    "theme: {name: material, features: [navigation.instant]}"),
+                                     encoding="utf-8")
+    out = mkdocs_build(root)
+    assert out.joinpath("index.html").read_text(encoding="utf-8").count(
+        '<script src="playground/embed.js" async></script>') == 1
+    fenced = (out / "lessons/fenced/index.html").read_text(encoding="utf-8")
+    assert fenced.count('<script src="../../playground/embed.js" async></script>') == 1

@@ -9,6 +9,7 @@ drawn until the frame has drawn and comes back for printing.
 
 import functools
 import html
+import socket
 import subprocess
 import sys
 import textwrap
@@ -183,3 +184,39 @@ def test_the_course_works_offline_after_the_first_visit(browser, course_site):
     expect(first.locator("#output")).to_contain_text("tensor(6.)", timeout=RUN_TIMEOUT_MS)
     assert first.locator("body").evaluate("() => window.playground.getCode()") == CODE.rstrip("\n")
     context.close()
+
+
+def test_instant_navigation_upgrades_the_blocks_of_the_page_it_swaps_to(browser, site_dir, tmp_path):
+    # Material navigates instantly only to its sitemap's pages, named by site_url: build for the
+    # address the site will be served at.
+    probe = socket.socket()
+    probe.bind(("127.0.0.1", 0))
+    port = probe.getsockname()[1]
+    probe.close()
+    root = tmp_path / "instant"
+    (root / "docs").mkdir(parents=True)
+    config = f"site_url: http://127.0.0.1:{port}/\n" + (MKDOCS_YML % site_dir).replace(
+        "theme: {name: material}", "theme: {name: material, features: [navigation.instant]}")
+    (root / "mkdocs.yml").write_text(config, encoding="utf-8")
+    (root / "docs" / "index.md").write_text("# Home\n\n[The lesson](lesson.md)\n", encoding="utf-8")
+    (root / "docs" / "lesson.md").write_text(PAGE, encoding="utf-8")
+    result = subprocess.run([sys.executable, "-m", "mkdocs", "build", "--strict", "-q"], cwd=root,
+                            capture_output=True, text=True, env={"NO_MKDOCS_2_WARNING": "1", "PATH": "/usr/bin:/bin"})
+    assert result.returncode == 0, result.stderr
+    server = _Server(("127.0.0.1", port), functools.partial(_Handler, directory=str(root / "site")))
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    context = browser.new_context(viewport={"width": 1100, "height": 900}, locale="en-US", service_workers="block")
+    page = context.new_page()
+    page.goto(f"http://127.0.0.1:{port}/")
+    page.wait_for_load_state("networkidle")  # Material has read its sitemap
+    page.evaluate("window.__sameDocument = true")
+    page.get_by_role("link", name="The lesson").click()
+    expect(page.locator("h1")).to_have_text("Live examples")
+    assert page.evaluate("window.__sameDocument") is True  # swapped in place, not loaded
+    first = page.frame_locator("autograd-playground >> nth=0 >> iframe")
+    expect(first.locator("#output")).to_contain_text("tensor(6.)", timeout=RUN_TIMEOUT_MS)
+    assert first.locator("body").evaluate("() => window.playground.getCode()") == CODE.rstrip("\n")
+    expect(page.locator("autograd-playground")).to_have_count(2)
+    context.close()
+    server.shutdown()
+    server.server_close()
