@@ -63,7 +63,17 @@ def rest_page():
 def myst_page():
     return (f"# MyST examples\n\nProse before.\n\n```{{code-block}} python\n:class: autograd\n{OPTIONS1}\n{CODE}```\n\n"
             f"Prose between.\n\n```{{code-cell}} python\n:class: autograd\n:linenos:\n{OPTIONS2}\n{CODE2}```\n\n"
-            "Prose after.\n")
+            f"Prose after.\n\n{ELEMENT}")
+
+
+# README's element form, as raw HTML in a MyST page (one HTML block: no blank line inside).
+ELEMENT_CODE = "import torch\nprint(torch.ones(2) < 2, 'a & b')"
+ELEMENT = f"""<autograd-playground show="none">
+<script type="text/x-python">
+{ELEMENT_CODE}
+</script>
+</autograd-playground>
+"""
 
 
 # What each listing draws, so what each editor must hold: docutils expands a reST file's tabs
@@ -153,7 +163,7 @@ def test_marked_blocks_become_live_examples_with_their_exact_code(browser, built
     listings = page.locator(".autograd")
     expect(listings).to_have_count(2)
     embeds = page.locator("autograd-playground")
-    expect(embeds).to_have_count(2)
+    expect(embeds).to_have_count(3 if kind == "myst" else 2)
 
     first = frame(page, 0)
     expect(first.locator("#editor")).to_be_visible(timeout=RUN_TIMEOUT_MS)
@@ -183,9 +193,18 @@ def test_marked_blocks_become_live_examples_with_their_exact_code(browser, built
     expect(second.locator("#grads")).to_be_hidden()
     expect(second.locator("#graph svg.graph-svg")).to_have_count(1)
 
-    # One Pyodide for the page's two examples, counted at the server.
+    if kind == "myst":
+        embeds.nth(2).scroll_into_view_if_needed()
+        third = frame(page, 2)
+        expect(third.locator("#run")).to_be_enabled(timeout=RUN_TIMEOUT_MS)
+        assert code_in(third) == ELEMENT_CODE
+        third.locator("#run").click()
+        expect(third.locator("#output")).to_have_text("tensor([True, True]) a & b", timeout=RUN_TIMEOUT_MS)
+        expect(third.locator("#viz")).to_be_hidden()
+
+    # One Pyodide for the page's examples, counted at the server.
     assert served.counts["/playground/pyodide/pyodide.asm.wasm"] == 1, served.counts
-    assert served.counts["/playground/embed.html"] == 2
+    assert served.counts["/playground/embed.html"] == embeds.count()
     assert served.counts["/playground/embed.js"] == 1
     context.close()
 
