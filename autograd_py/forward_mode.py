@@ -226,10 +226,7 @@ def auto_element_wise(node, tangents, inputs, out):
             if t is None:
                 continue
             node._next_functions = _only_edge(i, len(inputs))
-            if t._data.shape != out._data.shape:
-                from .ops.shape import expand
-                t = expand(t, out._data.shape)
-            part = node.backward(t)
+            part = node.backward(t)  # a smaller tangent broadcasts in the formula, as PyTorch's does
             if isinstance(part, tuple):
                 part = part[i]
             if part is not None:

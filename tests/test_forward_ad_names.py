@@ -17,16 +17,11 @@ from op_table import OPS, shape_id
 RECORDED = pathlib.Path(__file__).resolve().parent / "golden" / "tangent_names.json"
 # Rows whose chain still differs below the top node (the top node matches), with why.
 KNOWN = {
-    "pow_tensor": "the smaller operand's tangent is expanded before the derived formula (ExpandBackward0)",
     "matmul": "a 1-D @ 3-D tangent folds through ViewBackward0 where PyTorch's reshape aliases",
     "einsum_batched": "an operand's permuted tangent is viewed where PyTorch's reshape aliases",
     "prod": "prod's tangent formula unsqueezes where PyTorch multiplies first",
     "prod_dim": "prod's tangent formula unsqueezes where PyTorch multiplies first",
     "cumprod": "PyTorch's cumprod_jvp ends in a where over the zeros' formula",
-    "conv2d": "the bias term is added in another order",
-    "conv2d_dilation_groups": "the bias term is added in another order",
-    "conv1d": "the bias term is added in another order",
-    "index_add": "alpha scales the source's tangent inside index_add, not by mul (MulBackward1)",
 }
 
 

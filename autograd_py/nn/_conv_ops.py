@@ -34,14 +34,19 @@ class ConvolutionBackward0(Node):
 
     def jvp(self, tangents, inputs, result):
         """Bilinear in input and weight, plus the bias: derivatives.yaml's ``convolution_jvp``."""
-        (x, w, _), (tx, tw, tb) = inputs, tangents
-        out = convolution(tx, w, tb, self) if tx is not None else None
+        # _convolution(input_t, weight_p) + _convolution(input_p, weight_t, bias_t), a missing
+        # tangent a zero tensor when the tangent's graph shows
+        from ..forward_mode import formula_tangents
+        (x, w, b), (tx, tw, tb) = inputs, formula_tangents(tangents, inputs, result)
+        tb = None if b is None else tb
+        first = convolution(tx, w, None, self) if tx is not None else None
         if tw is not None:
-            term = convolution(x, tw, tb if out is None else None, self)
-            out = term if out is None else out + term
-        if out is None:
-            out = reshape(tb, (tb._data.shape[0],) + (1,) * (result._data.ndim - 2))
-        return out
+            second = convolution(x, tw, tb, self)
+        elif tb is not None:
+            second = reshape(tb, (tb._data.shape[0],) + (1,) * (result._data.ndim - 2))
+        else:
+            return first
+        return second if first is None else first + second
 
 
 class ConvolutionBackwardBackward0(Node):

@@ -349,13 +349,17 @@ class IndexAddBackward0(Node):
                                   if k in ("alpha", "dim", "source_dim", "source_shape", "axis", "index", "key")})
             node.save(index=self.index)
             return _scatter(tangents[0], result._data.shape, self.key, node)
-        # derivatives.yaml: self_t.index_add(dim, index, source_t, alpha=alpha)
-        self_t, source_t = tangents
+        # derivatives.yaml: at::index_add(self_t, dim, index, maybe_multiply(source_t, alpha))
+        from ..forward_mode import formula_tangents
+        self_t, source_t = formula_tangents(tangents, inputs, result)
         if self_t is None:
             self_t = _zeros_for(inputs[0], result)
         if source_t is None:
             return self_t
-        return index_add(self_t, self.dim, self.index, source_t, alpha=self.alpha)
+        if self.alpha != 1:
+            from .pointwise import mul_scalar
+            source_t = mul_scalar(source_t, self.alpha)
+        return index_add(self_t, self.dim, self.index, source_t)
 
 
 @numpy_names
