@@ -12,7 +12,9 @@ over a basis, the Jacobian rows of the torch.func tutorials). Each example then 
 backward pass through the same graph: those levels become leading batch dims of the gradients,
 and one pass carries them all (see ``_grads_batched``).
 """
-from .._tensor import Tensor
+import numpy as np
+
+from .._tensor import Tensor, _make
 from .batched import BatchedTensor, levels
 
 
@@ -66,8 +68,8 @@ def grad(original, outputs, inputs, grad_outputs, kwargs):
     phys_gos = []
     for o, g, p in zip(outs, gos, phys_outs):
         if g is None and o.dim() == 0 and p.dim() > 0:  # batched, or an unbatched output lifted
-            from ..creation import ones_like
-            phys_gos.append(ones_like(p))  # the implicit 1 of a scalar output, once per example
+            # the implicit 1 of a scalar output, once per example
+            phys_gos.append(_make(np.ones(p._data.shape, p._data.dtype)))
         else:
             phys_gos.append(lifted_physical(g) if g is not None else None)
     # Inputs are not lifted: an expanded copy made now would not be in the graph. GradLevel lifts

@@ -8,6 +8,7 @@ Random ops also check vmap's ``randomness`` flag.
 """
 import operator
 
+from .. import grad_mode
 from . import rules as R
 from . import rules_index as RI
 from . import rules_matmul as RM
@@ -343,7 +344,6 @@ def uninstall():
 def call_user(func, *args, **kwargs):
     """Runs the user's function for a transform (``func`` in its batched form, see ``batching``),
     counted in ``grad_mode.transform_depth`` so that ``requires_grad_()`` refuses as in PyTorch."""
-    from .. import grad_mode
     grad_mode.transform_depth[0] += 1
     try:
         return batching(func)(*args, **kwargs)

@@ -2,6 +2,7 @@
 result is squeezed back; ``mm``/``mv``/``bmm``/``dot`` check the logical shapes first."""
 import numpy as np
 
+from . import dispatch  # a cycle: dispatch imports the rules; its functions are read at call time
 from .batched import is_batched_at, physical, wrap
 from .rules import _get, _pad, logical_rank
 
@@ -40,7 +41,7 @@ def _direct(a, b, pa, pb, ra, rb, level):
     fold, as functorch's dot/mv/mm batch rules: a batched operand against an unbatched vector or
     matrix is one matmul with the batch as rows (or, on the right, as columns), and two batched
     vectors or matrices are one bmm. None when the general path is needed."""
-    from .dispatch import dispatched
+    dispatched = dispatch.dispatched
     ba, bb = is_batched_at(a, level), is_batched_at(b, level)
     if ba and not bb and rb <= 2:  # B...OI, I(J) -> B...O(J)
         return dispatched("matmul")(pa, b)

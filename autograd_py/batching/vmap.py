@@ -15,6 +15,19 @@ from . import dispatch
 from .batched import BatchedTensor, levels, transforms
 
 _level_ids = itertools.count(1)
+
+
+class _Pytree:
+    """``func._pytree``, imported at its first use (``func`` imports this package): a function-level
+    import costs a microsecond or two, and every vmap call flattens its inputs and outputs."""
+
+    def __getattr__(self, name):
+        from ..func import _pytree as module
+        globals()["_pytree"] = module
+        return getattr(module, name)
+
+
+_pytree = _Pytree()
 _RANDOMNESS = ("error", "different", "same")
 
 
@@ -50,8 +63,7 @@ def vmap(func, in_dims=0, out_dims=0, randomness="error", *, chunk_size=None):
 
 
 def _flat_in_dims(func, in_dims, args):
-    from ..func._pytree import tree_flatten
-    leaves, spec = tree_flatten(args)
+    leaves, spec = _pytree.tree_flatten(args)
     name = _func_name(func)
     if isinstance(in_dims, int) or in_dims is None:
         return leaves, spec, [in_dims] * len(leaves)
@@ -60,18 +72,18 @@ def _flat_in_dims(func, in_dims, args):
                          f"nested) tuple matching the structure of inputs, got: {type(in_dims)}.")
     if len(in_dims) != len(args):
         raise ValueError(f"vmap({name}, in_dims={in_dims}, ...)(<inputs>): in_dims is not compatible with the structure "
-                         f"of `inputs`. in_dims has structure {tree_flatten(in_dims)[1]!r} but inputs "
+                         f"of `inputs`. in_dims has structure {_pytree.tree_flatten(in_dims)[1]!r} but inputs "
                          f"has structure {spec!r}.")
     dims = []
     for dim, arg in zip(in_dims, args):
-        arg_leaves, arg_spec = tree_flatten(arg)
+        arg_leaves, arg_spec = _pytree.tree_flatten(arg)
         if isinstance(dim, int) or dim is None:
             dims.extend([dim] * len(arg_leaves))
         else:
-            dim_leaves, dim_spec = tree_flatten(dim)
+            dim_leaves, dim_spec = _pytree.tree_flatten(dim)
             if len(dim_leaves) != len(arg_leaves):
                 raise ValueError(f"vmap({name}, in_dims={in_dims}, ...)(<inputs>): in_dims is not compatible with the "
-                                 f"structure of `inputs`. in_dims has structure {tree_flatten(in_dims)[1]!r}"
+                                 f"structure of `inputs`. in_dims has structure {_pytree.tree_flatten(in_dims)[1]!r}"
                                  f" but inputs has structure {spec!r}.")
             dims.extend(dim_leaves)
     return leaves, spec, dims
@@ -102,7 +114,6 @@ def _batch_size(func, in_dims, leaves, dims):
 
 
 def _vmap_call(func, in_dims, out_dims, randomness, chunk_size, args, kwargs):
-    from ..func._pytree import tree_unflatten
     if not args:
         raise ValueError(f"vmap({_func_name(func)})(<inputs>): got no inputs. Maybe you forgot to add inputs, or you "
                          "are trying to vmap over a function with no inputs. The latter is unsupported.")
@@ -126,7 +137,7 @@ def _vmap_call(func, in_dims, out_dims, randomness, chunk_size, args, kwargs):
             b._depth = len(levels)
             b._source = (leaf, dim)  # functorch batches the input itself, its batch dim where it is
             batched.append(b)
-        out = dispatch.call_user(func, *tree_unflatten(batched, spec), **kwargs)
+        out = dispatch.call_user(func, *_pytree.tree_unflatten(batched, spec), **kwargs)
         return _unwrap_outputs(func, out, out_dims, level, size)
     finally:
         levels.pop()
@@ -135,30 +146,29 @@ def _vmap_call(func, in_dims, out_dims, randomness, chunk_size, args, kwargs):
 
 def _chunked(func, in_dims, out_dims, randomness, chunk_size, leaves, spec, dims, size, kwargs):
     """The batch in chunks, each one vmap call; the outputs joined along their out dims."""
-    from ..func._pytree import tree_flatten, tree_unflatten
     import autograd_py
     results = []
     for start in range(0, size, chunk_size):
         part = [leaf.narrow(dim, start, min(chunk_size, size - start)) if dim is not None else leaf
                 for leaf, dim in zip(leaves, dims)]
-        results.append(_vmap_call(func, in_dims, out_dims, randomness, None, tree_unflatten(part, spec), kwargs))
-    flat = [tree_flatten(r) for r in results]
+        part = _pytree.tree_unflatten(part, spec)
+        results.append(_vmap_call(func, in_dims, out_dims, randomness, None, part, kwargs))
+    flat = [_pytree.tree_flatten(r) for r in results]
     spec_out = flat[0][1]
     outs = []
     out_leaf_dims = _out_dims_list(out_dims, spec_out, len(flat[0][0]))
     for i in range(len(flat[0][0])):
         d = out_leaf_dims[i]
         outs.append(autograd_py.cat([f[0][i] for f in flat], d) if d is not None else flat[0][0][i])
-    return tree_unflatten(outs, spec_out)
+    return _pytree.tree_unflatten(outs, spec_out)
 
 
 def _out_dims_list(out_dims, spec, n):
-    from ..func._pytree import tree_flatten
     if isinstance(out_dims, int) or out_dims is None:
         return [out_dims] * n
     dims = []
     for d in out_dims:
-        dims.extend(tree_flatten(d)[0] if not isinstance(d, int) and d is not None else [d])
+        dims.extend(_pytree.tree_flatten(d)[0] if not isinstance(d, int) and d is not None else [d])
     return dims if len(dims) == n else [out_dims[0]] * n
 
 
@@ -179,8 +189,7 @@ def _remove_batch_dim(x, dim):
 
 
 def _unwrap_outputs(func, out, out_dims, level, size):
-    from ..func._pytree import tree_flatten, tree_unflatten
-    leaves, spec = tree_flatten(out)
+    leaves, spec = _pytree.tree_flatten(out)
     dims = _out_dims_list(out_dims, spec, len(leaves))
     name = _func_name(func)
     result = []
@@ -206,4 +215,4 @@ def _unwrap_outputs(func, out, out_dims, level, size):
             result.append(leaf.expand(*shape[:dim], size, *shape[dim:]))
         else:
             result.append(leaf.unsqueeze(0).expand(size, *leaf.shape).movedim(0, dim))
-    return tree_unflatten(result, spec)
+    return _pytree.tree_unflatten(result, spec)
