@@ -118,8 +118,9 @@ class ProdBackward0(_Reduction):
         if not len(self.shape):  # prod_backward hands the ones on: the input is not read
             return sum(t) if full else sum(t, self.dim, self.keepdim)
         zeros = np.count_nonzero(x._data == 0)
-        if not zeros:
-            others = self._restored(result) / x
+        if not zeros:  # prod_backward's grad * (result / input), the grad ones_like(result)
+            ones = _make(np.ones(result._data.shape, result._data.dtype))
+            others = (ones if full else self._restored(ones)) * ((result if full else self._restored(result)) / x)
         elif full and zeros > 1 and not grad_mode.is_grad_enabled():
             others = _make(np.zeros(x._data.shape, x._data.dtype))
         else:
