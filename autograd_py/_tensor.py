@@ -150,6 +150,9 @@ class Tensor:
             return self
         self._requires_grad = bool(requires_grad)
         self._rg_from_base = False
+        if requires_grad and grad_mode.transform_depth[0]:
+            from .func._levels import own_new_leaf
+            own_new_leaf(self)  # a leaf made inside a torch.func transform belongs to it
         views = self.__dict__.get("_views")
         if views:
             _follow_base(views, self._requires_grad)

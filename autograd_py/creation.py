@@ -4,7 +4,7 @@ import warnings
 
 import numpy as np
 
-from . import dtypes
+from . import dtypes, grad_mode
 from ._tensor import Size, Tensor, _make
 from .devices import as_device
 from .ranges import arange, linspace, logspace  # noqa: F401  (torch.arange and friends live here too)
@@ -23,6 +23,9 @@ def _finish(data, requires_grad):
         if data.dtype.kind not in "fc":
             raise RuntimeError("Only Tensors of floating point and complex dtype can require gradients")
         t._requires_grad = True
+        if grad_mode.transform_depth[0]:
+            from .func._levels import own_new_leaf
+            own_new_leaf(t)  # made inside a torch.func transform: that transform's leaf
     return t
 
 

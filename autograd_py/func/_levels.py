@@ -41,6 +41,18 @@ def copy_tangents(src, dst, fix=None):
             forward_mode.set_tangent(dst, t if fix is None else fix(t), level)
 
 
+# The active grad and jvp levels, innermost last: a leaf made inside a transformed function
+# (``torch.ones(3, requires_grad=True)``) belongs to the innermost one, as functorch creates it
+# at that level, and the transform's results are cut from it on the way out.
+owners = []
+
+
+def own_new_leaf(t):
+    """Called when ``t`` starts requiring grad inside a transformed function."""
+    if owners and "_func_level" not in t.__dict__:
+        t._func_level = owners[-1]
+
+
 class GradLevel:
     """One reverse-mode transform call: its private leaves and the cut of its results."""
 
@@ -52,11 +64,13 @@ class GradLevel:
     def __enter__(self):
         self.active = True
         transforms.append("grad")
+        owners.append(self)
         return self
 
     def __exit__(self, *exc):
         self.active = False
         transforms.pop()
+        owners.pop()
 
     def differentiable(self, x):
         """The tensor ``func`` receives in place of the input ``x`` it is differentiated for."""
@@ -158,14 +172,28 @@ def needs_graph(level, outputs, extra=()):
 class JvpLevel:
     """A forward-mode level of its own for one call of the function (nests in other levels)."""
 
+    active = False
+    reaches_outside = GradLevel.reaches_outside  # the leaves it owns are the ones made inside
+    _outside = GradLevel._outside
+
     def __enter__(self):
         self.level = forward_mode.enter_level()
+        self.active = True
         transforms.append("jvp")
+        owners.append(self)
         return self
 
     def __exit__(self, *exc):
         forward_mode.exit_level(self.level)
+        self.active = False
         transforms.pop()
+        owners.pop()
+
+    def cut(self, t):
+        """``t`` without the history that leads only to leaves made inside the function."""
+        if isinstance(t, Tensor) and t.requires_grad and not self.reaches_outside([t]):
+            return t.detach()
+        return t
 
     def dual(self, primal, tangent):
         """An alias of ``primal`` carrying ``tangent`` at this level, as ``make_dual`` makes."""

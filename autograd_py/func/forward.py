@@ -80,8 +80,8 @@ def _jvp(func, primals, tangents, argnums, *, strict=False, has_aux=False):
                 from autograd_py import zeros_like
                 t = zeros_like(out)
             tangents_out.append(t)
-    out_tree = tree_unflatten([_unpacked_primal(o) for o in flat_out], spec)
-    tangent_tree = tree_unflatten(tangents_out, spec)
+    out_tree = tree_unflatten([level.cut(_unpacked_primal(o)) for o in flat_out], spec)
+    tangent_tree = tree_unflatten([level.cut(t) for t in tangents_out], spec)
     if has_aux:
         return out_tree, tangent_tree, aux
     return out_tree, tangent_tree

@@ -63,6 +63,10 @@ def _finish(t, requires_grad, out=None):
         if t._data.dtype.kind not in "fc":
             raise RuntimeError("Only Tensors of floating point and complex dtype can require gradients")
         t._requires_grad = True
+        from .. import grad_mode
+        if grad_mode.transform_depth[0]:
+            from ..func._levels import own_new_leaf
+            own_new_leaf(t)  # made inside a torch.func transform: that transform's leaf
     return t
 
 
