@@ -18,13 +18,13 @@ q.backward()
 print(x.grad)
 """
 
-# After each step: (line, kind, graph nodes drawn, x.grad, w.grad). Drawn nodes: the tensors bound
-# by then, their grad_fns and AccumulateGrads (drawn with their leaf); the intermediate x * x of
-# line 8 has no name, so only its MulBackward0 and SumBackward0 show.
+# After each step: (line, kind, graph nodes drawn, x.grad, w.grad). Drawn nodes: what is reachable
+# from the names bound by then (a leaf's AccumulateGrad once an op uses it); the intermediate x * x
+# of line 8 has no name, so only its MulBackward0 and SumBackward0 show.
 EXPECTED = [
     (1, "line", 0, None, None),
-    (2, "line", 2, None, None),
-    (3, "line", 4, None, None),
+    (2, "line", 1, None, None),
+    (3, "line", 2, None, None),
     (4, "line", 6, None, None),
     (5, "line", 8, None, None),
     (6, "line", 8, None, None),
@@ -274,9 +274,9 @@ def test_the_lesson_watch_the_graph_grow_runs_and_scrubs_in_both_languages(playg
     assert "tensor([  4., -18.])" in output and "tensor([ 16., -72.])" in output
     slider = tab.testid("timeline")
     where = tab.testid("timeline-step")
-    # Comments and blank lines are no steps. Line 5 adds x (no grad); line 6 (y = w * x) adds
-    # MulBackward0 and y; line 7 adds loss, PowBackward0 and SumBackward0.
-    for number, line, nodes in [(2, 4, 2), (3, 5, 3), (4, 6, 5), (5, 7, 8)]:
+    # Comments and blank lines are no steps. Line 5 adds x (no grad); line 6 (y = w * x) adds y,
+    # MulBackward0 and w's AccumulateGrad; line 7 adds loss, PowBackward0 and SumBackward0.
+    for number, line, nodes in [(2, 4, 1), (3, 5, 2), (4, 6, 5), (5, 7, 8)]:
         slider.fill(str(number))
         expect(where).to_have_attribute("data-line", str(line))
         expect(drawn(tab)).to_have_count(nodes)
@@ -286,6 +286,16 @@ def test_the_lesson_watch_the_graph_grow_runs_and_scrubs_in_both_languages(playg
     expect(where).to_have_attribute("data-line", "10")
     expect_grad(tab, "w", "[4., -18.]")
     expect(tab.testid("timeline-group")).to_have_text("loop at line 11: 3 iterations")
+    # The first iteration's graph was freed before the run ended; its step still draws it.
+    slider.fill("11")
+    expect(where).to_have_attribute("data-line", "12")
+    line12 = tab.page.locator("[data-testid=graph] g.node[data-line='12']:not(.tl-hidden)")
+    expect(line12).to_have_count(4)  # out, its SumBackward0, PowBackward0 and MulBackward0
+    line12.and_(tab.page.locator("[data-name=PowBackward0]")).click()
+    expect(tab.page.locator(".cm-linked-line")).to_have_count(1)
+    assert "out = ((w * x) ** 2).sum()" in tab.page.locator(".cm-linked-line").inner_text()
+    slider.fill("9")
+    expect(line12).to_have_count(0)
     try:
         tab.page.locator("[data-lang=zh]").click()
         expect(tab.testid("timeline-group")).to_have_text("第 11 行的循环：3 次迭代")

@@ -35,6 +35,7 @@ export class GraphView {
     this.selected = null;
     this.rootPick = null;
     this.step = null;
+    this.layouts = new WeakMap(); // graph JSON -> its layout
     this.timeline = null; // {visible: Set, freed: Set} at the timeline's step, or null: the graph as it ends
     this.linked = new Set(); // nodes made by the editor line the cursor is on
     this.flow = null; // the selected node's gradient flow: {up: Set, down: Set}
@@ -131,7 +132,10 @@ export class GraphView {
       return;
     }
     performance.mark("playground:graph-start");
-    this.layout = layoutGraph(graph, this.t);
+    // A graph drawn again (the timeline going back to the run's own graph) keeps its layout.
+    const cached = this.layouts.get(graph);
+    this.layout = cached && cached.t === this.t ? cached.layout : layoutGraph(graph, this.t);
+    this.layouts.set(graph, { t: this.t, layout: this.layout });
     performance.mark("playground:graph-laid-out");
     this.draw();
     performance.mark("playground:graph-drawn");

@@ -7,7 +7,8 @@
 import { h } from "./dom.js";
 import { inspectorElement } from "./inspector.js";
 import { TimelinePanel } from "./timeline_panel.js";
-import { indexTimeline, stateAt, tensorsAt } from "./timeline_state.js";
+import { graphAt } from "./timeline_graph.js";
+import { indexTimeline, stateAt } from "./timeline_state.js";
 
 const NO_MARKS = { markStep() {}, markLinked() {}, setMarks() {} };
 
@@ -71,7 +72,7 @@ export class Timeline {
     const state = stateAt(index, this.indexed);
     this.state = state;
     performance.mark("playground:timeline-start");
-    this.views.graph.setTimeline(state.last ? null : state);
+    this.tensors = this.drawStep(state);
     performance.measure("playground:timeline-graph", "playground:timeline-start"); // read by bench/timeline_redraw.py
     // The editor's step line and the gradient table follow once a frame (each makes the page lay
     // out again): scrubbing fast redraws them for the newest step only.
@@ -80,9 +81,38 @@ export class Timeline {
         this.frame = 0;
         if (!this.state || !this.indexed) return;
         this.marks.markStep(this.state.step.line);
-        this.views.grads.showTensors(tensorsAt(this.state, this.indexed.graph), { last: this.state.last });
+        this.views.grads.showTensors(this.tensors, { last: this.state.last });
       });
     }
+  }
+
+  /**
+   * Draws the graph at a step; returns its tensor rows. When the step's nodes are all in the run's
+   * final graph, that layout stays and the rest is hidden (the graph grows in place); otherwise
+   * (nodes since freed, names since rebound) the step's own graph is laid out.
+   */
+  drawStep(state) {
+    const view = this.views.graph;
+    const final = this.indexed.graph;
+    const showFinal = () => {
+      if (view.graph === final) return;
+      view.setTimeline(null);
+      view.render(final, { failed: this.views.state.failed, keepView: true });
+    };
+    if (state.last) {
+      showFinal();
+      view.setTimeline(null);
+      return final.tensors;
+    }
+    const { graph, subset } = graphAt(state, this.indexed);
+    if (subset) {
+      showFinal();
+      view.setTimeline({ visible: new Set(graph.nodes.map((node) => node.id)), freed: state.freed });
+    } else {
+      view.setTimeline(null);
+      view.render(graph, { keepView: true });
+    }
+    return graph.tensors;
   }
 
   /** Gutter markers: lines that ran a pass, and lines that made drawn nodes (a leaf tensor's too). */
@@ -114,7 +144,7 @@ export class Timeline {
 
   /** The editor's cursor is on `line`: the graph highlights the nodes it made. */
   cursorLine(line) {
-    const graph = this.views.state.graph;
+    const graph = this.views.graph.graph; // the drawn one: a step's own graph, or the run's
     const ids = graph ? graph.nodes.filter((node) => node.line === line).map((node) => node.id) : [];
     this.views.graph.setLinked(ids);
   }

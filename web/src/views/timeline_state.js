@@ -30,25 +30,30 @@ export function indexTimeline(timeline, graph) {
     if (index % CHECKPOINT === 0) checkpoints.push(copyState(state));
     state = applyDelta(state, step);
   });
-  return { timeline, graph, steps, born, checkpoints };
+  const rows = new Map(timeline.nodes.map((row) => [row.id, row]));
+  return { timeline, graph, steps, born, checkpoints, rows, finalIds: new Map(graph.nodes.map((n) => [n.id, n])) };
 }
 
 const CHECKPOINT = 64;
 
 function emptyState() {
-  return { grads: new Map(), saved: new Map(), tensors: new Map() };
+  return { grads: new Map(), saved: new Map(), tensors: new Map(), names: new Map() };
 }
 
 function copyState(state) {
   const saved = new Map();
   for (const [id, states] of state.saved) saved.set(id, { ...states });
-  return { grads: new Map(state.grads), saved, tensors: new Map(state.tensors) };
+  return { grads: new Map(state.grads), saved, tensors: new Map(state.tensors), names: new Map(state.names) };
 }
 
 function applyDelta(state, step) {
   for (const [id, grad] of Object.entries(step.grads)) state.grads.set(id, grad);
   for (const [id, states] of Object.entries(step.saved)) state.saved.set(id, { ...(state.saved.get(id) || {}), ...states });
-  for (const summary of Object.values(step.vars)) if (summary) state.tensors.set(summary.id, summary);
+  for (const [name, summary] of Object.entries(step.vars)) {
+    if (summary) state.tensors.set(summary.id, summary);
+    if (summary) state.names.set(name, summary);
+    else state.names.delete(name);
+  }
   return state;
 }
 
@@ -64,31 +69,14 @@ export function stateAt(index, indexed) {
   const step = steps[index];
   const last = index === steps.length - 1;
   const visible = new Set();
-  const freed = new Set();
   for (const node of graph.nodes) {
     const made = born.get(node.id);
     // The last step shows the whole drawn graph (a node made where the timeline kept no row too).
     if (last || (made != null && made <= step.step)) visible.add(node.id);
-    const states = state.saved.get(node.id);
-    if (states && Object.values(states).includes("freed")) freed.add(node.id);
   }
-  return { step, visible, freed, grads: state.grads, tensors: state.tensors, saved: state.saved, last };
-}
-
-/** The graph's tensor rows as they were at a step (for the gradient panel). */
-export function tensorsAt(state, graph) {
-  if (state.last) return graph.tensors;
-  return graph.tensors.filter((row) => state.visible.has(row.id)).map((row) => {
-    const grad = state.grads.get(row.id);
-    const summary = state.tensors.get(row.id);
-    return {
-      ...row,
-      grad: grad ? preview(grad) : null,
-      grad_reason: grad ? null : row.grad_reason || "not computed yet",
-      value: summary && summary.value ? preview(summary.value) : row.value,
-      version: summary ? summary.version : row.version,
-    };
-  });
+  const freed = new Set();
+  for (const [id, states] of state.saved) if (Object.values(states).includes("freed")) freed.add(id);
+  return { step, visible, freed, grads: state.grads, tensors: state.tensors, saved: state.saved, names: state.names, last };
 }
 
 /** `{text, values}` of a timeline value (timeline.small: shape, values, maybe truncated). */

@@ -183,8 +183,10 @@ export class Views {
 
   select(id) {
     const graph = this.state.graph;
+    // A timeline step may draw nodes freed by the run's end: they link to their line, without details.
+    const drawn = this.graph.graph || graph;
+    this.timeline.selectNode(id && drawn ? drawn.nodes.find((n) => n.id === id) : null);
     const node = id && graph ? graph.nodes.find((n) => n.id === id) : null;
-    this.timeline.selectNode(node);
     if (!node) return this.details.hide();
     // Clicking a tensor that requires grad also makes it the backward root.
     if (node.kind === "tensor" && node.requires_grad) this.backward.setRoot(node.names[0]);
