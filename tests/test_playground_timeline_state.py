@@ -73,6 +73,25 @@ for step in range(30):
     with torch.no_grad():
         w -= 0.1 * w.grad
     w.grad = None
+""", """import torch
+class Box:
+    def __init__(self, t):
+        self.t = t
+    def __add__(self, other):
+        s = self.t + other
+        return s
+def g(t):
+    u = t * 3
+    return u
+x = torch.ones(2, requires_grad=True)
+z = g(x) + 1
+b = Box(z) + x
+a, c = z, b
+a, c = c, a
+del z
+w = [x * k for k in range(2)][1]
+w.sum().backward()
+v = x.grad if x.grad is not None else None
 """]
 
 
@@ -165,10 +184,10 @@ def _stopped_at(code, step, monkeypatch):
     """A fresh session whose run stopped just before step ``step + 1`` began."""
     line_event = timeline_module.Timeline.line_event
 
-    def stopping(self, frame, line, kind):
+    def stopping(self, frame, line, kind, names=None):
         if self.total == step:
             raise _Stop
-        line_event(self, frame, line, kind)
+        line_event(self, frame, line, kind, names)
 
     with monkeypatch.context() as patch:
         patch.setattr(timeline_module.Timeline, "line_event", stopping)

@@ -61,8 +61,11 @@ def _call(name, line, where, *args):
     return _at(ast.Call(func=func, args=[*args, number], keywords=[]), where)
 
 
-def _statement(name, line, where):
-    return _at(ast.Expr(_call(name, line, where)), where)
+def _statement(name, line, where, more=()):
+    """``name(line, *more)`` as a statement (``more``: constants)."""
+    call = _call(name, line, where)
+    call.args.extend(_at(ast.Constant(value), where) for value in more)
+    return _at(ast.Expr(call), where)
 
 
 def _names(target):
@@ -75,6 +78,33 @@ def _names(target):
         names = [_names(t) for t in target.elts]
         return None if None in names else tuple(n for part in names for n in part)
     return None
+
+
+_RUNS_CODE = (ast.Call, ast.Await, ast.Yield, ast.YieldFrom, ast.NamedExpr)
+
+
+def _binds(stmt):
+    """The names a statement can change if it calls nothing and writes no attribute or item (the
+    library's operators and properties make new tensors, they do not change named ones), else None.
+
+    Only these names are looked at when its step closes: ``t = t + i`` costs one lookup, not a scan
+    of every name (code it calls, editor functions included, runs steps of its own).
+    """
+    if isinstance(stmt, (ast.Assign, ast.AnnAssign)):
+        targets = stmt.targets if isinstance(stmt, ast.Assign) else [stmt.target]
+        values = [stmt.value] if stmt.value is not None else []
+    elif isinstance(stmt, ast.Delete):
+        targets, values = stmt.targets, []
+    elif isinstance(stmt, (ast.If, ast.Expr, ast.Return)):  # an if's step is its test
+        targets, values = [], [stmt.test if isinstance(stmt, ast.If) else stmt.value]
+    elif isinstance(stmt, (ast.Pass, ast.Break, ast.Continue)):
+        return ()
+    else:
+        return None
+    names = [_names(t) for t in targets]
+    if None in names or any(isinstance(n, _RUNS_CODE) for v in values if v is not None for n in ast.walk(v)):
+        return None
+    return tuple(n for part in names for n in part)
 
 
 def _first_line(stmt):
@@ -104,9 +134,11 @@ def _add(node, loops, targets):
         out = []
         for i, stmt in enumerate(stmts):
             _add(stmt, loops, targets)
-            if not _quiet(stmt, i == 0 and field == "body" and isinstance(node, _SCOPES)):
-                name = _LOOP_CALL if isinstance(stmt, (ast.For, ast.While)) else _STEP_CALL
-                out.append(_statement(name, _first_line(stmt), stmt))
+            if isinstance(stmt, (ast.For, ast.While)):
+                out.append(_statement(_LOOP_CALL, stmt.lineno, stmt))
+            elif not _quiet(stmt, i == 0 and field == "body" and isinstance(node, _SCOPES)):
+                names = _binds(stmt)
+                out.append(_statement(_STEP_CALL, _first_line(stmt), stmt, () if names is None else (names,)))
             out.append(stmt)
         setattr(node, field, out)
     for part in getattr(node, "handlers", ()) or getattr(node, "cases", ()):  # try/except, match
@@ -129,9 +161,9 @@ def calls(recorder):
     """
     getframe, line_event = sys._getframe, recorder.line_event
 
-    def step(line):
+    def step(line, names=None):
         try:
-            line_event(getframe(1), line, STEP)
+            line_event(getframe(1), line, STEP, names)
         except Exception as exc:
             recorder.fail(exc)
 
@@ -183,7 +215,7 @@ def _iterate(recorder, iterator, line):
 
 def quiet_calls():
     """Functions for ``HOOKS`` that do nothing (after the run: the console may call its functions)."""
-    def step(line):
+    def step(line, names=None):
         pass
 
     def for_(iterable, line):

@@ -91,6 +91,7 @@ class Timeline:
         # those are looked at (the step before it, the last of an iteration, looked at every name)
         self.targets = {}
         self._names = None  # of the open step, if only they can have changed
+        self._names_frame = None  # the frame whose statement opened that step
         self.steps = []  # stored steps
         self.total = 0  # executed steps
         self.current = None  # the open step: {"step", "line", "kind", ...}
@@ -154,9 +155,10 @@ class Timeline:
                 return
             self._exit_loop()
 
-    def line_event(self, frame, line, kind):
-        """A statement (``STEP``), a loop's start (``ENTER``) or its header again (``NEXT``) at ``line``."""
-        self._close()
+    def line_event(self, frame, line, kind, names=None):
+        """A statement (``STEP``), a loop's start (``ENTER``) or its header again (``NEXT``) at ``line``;
+        ``names``: all that the statement can change, if known (see ``step_hooks``)."""
+        self._close(frame=frame)
         active = self.active
         if active and active[-1]["frame"] is not frame:
             self._leave_returned(frame)
@@ -174,7 +176,8 @@ class Timeline:
             self._enter_loop(frame, line)
         elif kind == NEXT:
             self._next_iteration(top)
-            self._names = self.targets.get(line)
+            names = self.targets.get(line)
+        self._names, self._names_frame = names, frame
         self.current = {"step": self.total, "line": line, "kind": "line"}
         if active:
             group = active[-1]["row"]
@@ -305,9 +308,16 @@ class Timeline:
 
     _tail = None
 
-    def _close(self, after_pass=False):
+    def _close(self, after_pass=False, frame=None):
         step, self.current = self.current, None
-        names, self._names = self._names, None
+        names, opener, self._names, self._names_frame = self._names, self._names_frame, None, None
+        if names is not None and frame is not opener:
+            # Only the statement's own names changed, unless its frame returned since: what the
+            # caller did after the call is in this step too (it lasts until the next statement).
+            while frame is not None and frame is not opener:
+                frame = frame.f_back
+            if frame is None:
+                names = None
         delta = self._delta(after_pass or (step is not None and step["kind"] != "line"),
                             step["line"] if step is not None else None, names)
         if step is None:

@@ -50,11 +50,15 @@ def inspect(timeline, name, step):
 
 
 def _renamed(row, rename):
-    """A step's ``nodes``, ``saved`` and ``vars`` with node ids renamed (summaries are copied)."""
-    renamed = {"nodes": [rename.get(n, n) for n in row["nodes"]],
-               "saved": {rename.get(n, n): states for n, states in row["saved"].items()}}
-    renamed["vars"] = {name: v if v is None or v["grad_fn_id"] not in rename else
-                       {**v, "grad_fn_id": rename[v["grad_fn_id"]]} for name, v in row["vars"].items()}
+    """What of a step's ``nodes``, ``saved`` and ``vars`` names a renamed node, renamed (copies)."""
+    renamed = {}
+    if any(n in rename for n in row["nodes"]):
+        renamed["nodes"] = [rename.get(n, n) for n in row["nodes"]]
+    if any(n in rename for n in row["saved"]):
+        renamed["saved"] = {rename.get(n, n): states for n, states in row["saved"].items()}
+    if any(v is not None and v["grad_fn_id"] in rename for v in row["vars"].values()):
+        renamed["vars"] = {name: v if v is None or v["grad_fn_id"] not in rename else
+                           {**v, "grad_fn_id": rename[v["grad_fn_id"]]} for name, v in row["vars"].items()}
     return renamed
 
 
