@@ -13,6 +13,8 @@ inside it are switched off, so the formula's own ops carry only the outer levels
 import itertools
 import weakref
 
+import numpy as np
+
 from . import grad_mode
 
 # The active levels, outermost first. Kept in a list so the ops' hot path reads one global.
@@ -168,7 +170,6 @@ def _own(r, node, tangents, level):
     fresh memory there, so an in-place op on the output never writes into the input's tangent."""
     if getattr(node, "fw_view", False) or getattr(node, "fw_alias", False):
         return r
-    import numpy as np
     for t in tangents:
         if t is not None and np.may_share_memory(r._data, t._data):
             from .ops.pointwise import clone
@@ -179,7 +180,6 @@ def _own(r, node, tangents, level):
 
 def zeros_tangent(t):
     from .ops.base import _make
-    import numpy as np
     return _make(np.zeros(t._data.shape, dtype=t._data.dtype))
 
 
@@ -195,7 +195,6 @@ def formula_tangents(tangents, inputs, out):
         return tangents
     from .ops import zerotensor
     from .ops.base import _make
-    import numpy as np
     dtype = out[0]._data.dtype if isinstance(out, (tuple, list)) else out._data.dtype
     return [t if t is not None else zerotensor.mark(_make(np.zeros(getattr(x, "_data", np.empty(())).shape, dtype)))
             for t, x in zip(tangents, inputs)]
@@ -279,7 +278,6 @@ def linked(total, primals, sub=False, shape=None):
             part = sum(p) if part is None else part + sum(p).to(part.dtype)
     if part is None:
         return total
-    import numpy as np
     from .ops.base import _make
     from .ops.comparison import where
     mask = _make(np.zeros(total._data.shape if shape is None else shape, dtype=bool))
