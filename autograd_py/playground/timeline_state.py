@@ -146,6 +146,7 @@ class StateWatch:
         self.tensor_lines = tensor_lines
         self.kinds = {}  # name -> (type of its value, kind), for ``_scan_names``
         self.type_kinds = {}  # type -> kind: each type is classified once
+        self.modules = set()  # names whose parameters were shown (``model`` of ``model.weight``)
         self.var_keys = {}  # tensor name -> key (see ``scan``)
         self.rows = {}  # id(tensor) -> (key, summary) as last summarised
         self.values = {}  # id(tensor) -> (key of its data, small(data)) as last summarised
@@ -201,11 +202,13 @@ class StateWatch:
             if kind is None or kind[0] is not type(value):
                 kind = self.kinds[name] = (type(value), _kind(name, value))
             kind = kind[1]
+            if name in self.modules:  # it named a module: its parameters' names may go
+                kind = _MODULE
             if kind == _TENSOR:
                 key = _key(value)
                 if self.var_keys.get(name) != key:
                     moved = self._changed(name, value, key, delta, line) or moved
-            elif kind == _MODULE or any(n.startswith(name + ".") for n in self.var_keys):
+            elif kind == _MODULE:
                 return self.scan(delta, line)  # a module's parameters: look at everything
             elif name in self.var_keys:
                 del self.var_keys[name]
@@ -214,6 +217,8 @@ class StateWatch:
 
     def _changed(self, name, t, key, delta, line):
         old = self.var_keys.get(name)
+        if old is None and "." in name:
+            self.modules.add(name.split(".", 1)[0])
         self.var_keys[name] = key
         tid, gkey = id(t), key[6]
         last = self.grads.get(tid)
