@@ -276,7 +276,8 @@ def _joint_rows(out, live, inputs, basis, create_graph):
     from .._tensor import _make
     import autograd_py
     n = basis.shape[0]
-    cots = [basis if o is out else _make(np.zeros((n,) + tuple(o.shape), o.dtype.np)) for o in live]
+    k = next(i for i, o in enumerate(live) if o is out)  # by position: one tensor may be two outputs
+    cots = [basis if i == k else _make(np.zeros((n,) + tuple(o.shape), o.dtype.np)) for i, o in enumerate(live)]
     if create_graph or vmap_levels or not all(o.grad_fn is not None and _graph_supports_batching(o.grad_fn)
                                               for o in live):
         per_row = [autograd_grad(live, inputs, [c[k] for c in cots], retain_graph=True, create_graph=create_graph,

@@ -62,3 +62,12 @@ def aux_view(x):
 
 flags("grad aux no_grad view of a non-leaf", grad(aux_view, has_aux=True)(plain)[1])
 flags("grad aux no_grad view, linked input", grad(aux_view, has_aux=True)(plain.clone().requires_grad_())[1])
+m = torch.tensor([[-0.64, 1.12], [2.56, 2.86], [-2.92, 0.91]], dtype=torch.float64, requires_grad=True).min(dim=1)[0]
+
+
+def twice(t):
+    y = t @ t
+    return y.double(), y  # the same tensor twice (double() of a double is itself): each block once
+
+
+print(jacrev(twice)(m))
