@@ -13,17 +13,19 @@ the one reverse-mode graph and the forward-mode tangents per level do the bookke
 """
 from .. import forward_mode, grad_mode
 from .._tensor import Tensor
+from ..autograd.forward_ad import _laid_out_like
 from ..node import AccumulateGrad
 from ..ops.base import RgWithoutEdge
-from ..batching.batched import transforms
+from ..ops.shape import view
+from ..batching import autograd_bridge
+from ..batching.autograd_bridge import chain
+from ..batching.batched import BatchedTensor, transforms
 
 
 def alias(t):
     """A view of ``t`` (linked to its history) with ``t``'s tangents at every active level."""
-    from ..batching.batched import BatchedTensor
     if isinstance(t, BatchedTensor):
         return BatchedTensor(alias(t._value), t._level)
-    from ..ops.shape import view
     with forward_mode.hidden():  # the caller copies the tangents itself
         out = view(t, tuple(t.shape))
     copy_tangents(t, out)
@@ -31,9 +33,7 @@ def alias(t):
 
 
 def copy_tangents(src, dst, fix=None):
-    from ..batching.batched import BatchedTensor
     if isinstance(src, BatchedTensor) or isinstance(dst, BatchedTensor):
-        from ..batching.autograd_bridge import chain  # tangents live on the physical values
         src, dst = chain(src)[0], chain(dst)[0]
     for level in forward_mode.levels:
         t = forward_mode.tangent(src, level)
@@ -76,7 +76,6 @@ class GradLevel:
         """The tensor ``func`` receives in place of the input ``x`` it is differentiated for."""
         if not isinstance(x, Tensor):
             raise ValueError(f"Thing passed to transform API must be Tensor, got {type(x)}")
-        from ..batching import autograd_bridge
         given = x
         x = autograd_bridge.lift(x)  # under vmap: one copy per example, for per-example gradients
         if x.requires_grad:
@@ -99,7 +98,6 @@ class GradLevel:
     def reaches_outside(self, tensors):
         """True when some history of ``tensors`` leads to a leaf this level did not make: an
         outer computation (an enclosing transform, or plain autograd) differentiates through it."""
-        from ..batching.autograd_bridge import chain
         stack, seen = [], set()
         for t in tensors:
             if not isinstance(t, Tensor) or not t.requires_grad:
@@ -197,22 +195,19 @@ class JvpLevel:
 
     def dual(self, primal, tangent):
         """An alias of ``primal`` carrying ``tangent`` at this level, as ``make_dual`` makes."""
-        from ..autograd.forward_ad import _laid_out_like
-        from ..batching import autograd_bridge as bridge
-        if bridge.any_batched((primal, tangent)):
+        if autograd_bridge.any_batched((primal, tangent)):
             # Under vmap the tangent rides on the physical value, where the ops run.
-            primal, tangent = bridge.lift(primal), bridge.lift(tangent)
-            (p, found), (t, _) = bridge.chain(primal), bridge.chain(tangent)
-            return bridge.wrapped(self.dual(p, t), found)
+            primal, tangent = autograd_bridge.lift(primal), autograd_bridge.lift(tangent)
+            (p, found), (t, _) = autograd_bridge.chain(primal), autograd_bridge.chain(tangent)
+            return autograd_bridge.wrapped(self.dual(p, t), found)
         forward_mode.check_dual(primal, tangent)
         out = alias(primal)
         forward_mode.set_tangent(out, _laid_out_like(tangent, primal), self.level)
         return out
 
     def tangent(self, t):
-        from ..batching import autograd_bridge as bridge
-        if bridge.any_batched((t,)):
-            p, found = bridge.chain(t)
+        if autograd_bridge.any_batched((t,)):
+            p, found = autograd_bridge.chain(t)
             tangent = forward_mode.tangent(p, self.level)
-            return None if tangent is None else bridge.wrapped(tangent, found)
+            return None if tangent is None else autograd_bridge.wrapped(tangent, found)
         return forward_mode.tangent(t, self.level)

@@ -7,11 +7,16 @@ per Jacobian column.
 """
 import functools
 
+import numpy as np
+
+from .. import forward_mode
+from ..batching import vmap
+from ..batching.batched import BatchedTensor, is_refusal, levels as vmap_levels, primal_levels
 from ..batching.dispatch import call_user  # the user's function, batched and counted as transformed
-from .._tensor import Tensor
+from .._tensor import Tensor, _make
 from ._args import (assert_non_empty_list_of_tensors, assert_non_empty_tensor_output, error_if_complex,
                     replace_args, slice_argnums, wrap_argnums)
-from ._levels import JvpLevel
+from ._levels import JvpLevel, copy_tangents
 from ._pytree import tree_flatten, tree_leaves, tree_map, tree_unflatten
 from .reverse import jacrev
 
@@ -90,9 +95,6 @@ def _jvp(func, primals, tangents, argnums, *, strict=False, has_aux=False):
 def _unpacked_primal(t):
     """An output as PyTorch's ``unpack_dual(out).primal`` gives it back: an alias, so one that
     requires grad is never a leaf (a view ``func`` made under ``no_grad`` included)."""
-    from .. import forward_mode
-    from ..batching.batched import BatchedTensor
-    from ._levels import copy_tangents
     if isinstance(t, BatchedTensor):
         return BatchedTensor(_unpacked_primal(t._value), t._level)
     if not t.requires_grad:
@@ -154,8 +156,6 @@ def jacfwd(func, argnums=0, has_aux=False, *, randomness="error"):
             flat_t, found["spec"] = tree_flatten(result[1])
             aux_leaves, found["aux_spec"] = tree_flatten(result[2] if has_aux else ())
             return tuple(flat_t), tuple(aux_leaves)
-        from ..batching import vmap
-        from ..batching.batched import is_refusal, levels as vmap_levels, primal_levels
         if sum(numels) == 1:
             # One direction: functorch's primals stay unbatched, and so do they here (a 0-dim
             # primal's reductions then keep their 0-dim formulas, which read no primal)
@@ -193,8 +193,9 @@ def _columns_one_by_one(column, bases):
 def _basis_batches(flat_primals, numels):
     """For each primal, its part of every standard basis direction: row j of the identity over all
     the flattened primals, shaped like that primal (``(total, *primal.shape)``)."""
-    import numpy as np
-    from .._tensor import _make
+    if len(flat_primals) == 1:  # the identity itself, shaped like the primal
+        p, n = flat_primals[0], numels[0]
+        return [_make(np.eye(n, dtype=p.dtype.np).reshape((n, *p.shape)))]
     total, start, out = sum(numels), 0, []
     for p, n in zip(flat_primals, numels):
         rows = np.zeros((total, n), dtype=p.dtype.np)
