@@ -136,14 +136,17 @@ class GradLevel:
         owner = leaf.__dict__.get("_func_level")
         return owner is None or (owner is not self and owner.active)
 
-    def unwrap(self, t):
-        """``t`` as seen outside this level: without the history that leads only here."""
+    def unwrap(self, t, reaches_outside=None):
+        """``t`` as seen outside this level: without the history that leads only here.
+        ``reaches_outside``: ``self.reaches_outside([t])`` when the caller knows it already."""
         if not isinstance(t, Tensor):
             return t
         received = self.inputs.get(id(t))
         if received is not None and received[0] is t:
             return received[1]  # func returned its input: the caller gets its own tensor back, as functorch unwraps it
-        if not t.requires_grad or self.reaches_outside([t]):
+        if reaches_outside is None:
+            reaches_outside = t.requires_grad and self.reaches_outside([t])
+        if not t.requires_grad or reaches_outside:
             return t
         out = t.detach()
         copy_tangents(t, out, self.unwrap)

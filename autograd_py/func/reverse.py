@@ -11,7 +11,7 @@ import functools
 import numpy as np
 
 from ..batching.dispatch import call_user  # the user's function, batched and counted as transformed
-from .. import grad_mode
+from .. import forward_mode, grad_mode
 from .._tensor import Tensor
 from ..autograd.api import grad as autograd_grad
 from ..batching.batched import levels as vmap_levels
@@ -134,9 +134,11 @@ def _grad_and_value(func, argnums, has_aux, args, kwargs):
                                f"{output.dim()} dims. Maybe you wanted to use the vjp or jacrev APIs instead?")
         flat_diff, spec = tree_flatten(diff_args)
         create = needs_graph(level, [output])
+        # without forward levels, and with grad mode on, needs_graph walked the output's history
+        walked = not forward_mode.levels and grad_mode.is_grad_enabled()
         flat_grads = _autograd_grad((output,), flat_diff, create_graph=create, retain_graph=create)
         gradient = tree_unflatten([level.unwrap(g) for g in flat_grads], spec)
-        output = level.unwrap(output)
+        output = level.unwrap(output, create if walked else None)
         if has_aux:
             return gradient, (output, level.unwrap_aux(aux))
         return gradient, output
