@@ -106,13 +106,20 @@ def test_back_forward_and_arrow_keys_move_the_step(ten):
     slider.press("ArrowRight")
     expect(slider).to_have_value("7")
     expect(ten.testid("timeline-step")).to_contain_text("backward()")
-    # A backward step opens into the step-through.
-    ten.testid("timeline-open-pass").click()
+    # A backward step opens into the step-through, which keeps the run's last pass (the second).
+    open_pass = ten.testid("timeline-open-pass")
+    expect(open_pass).to_have_text("Step through pass 1")
+    expect(open_pass).to_be_disabled()
+    slider.fill("11")
+    expect(open_pass).to_have_text("Step through pass 2")
+    open_pass.click()
     expect(ten.testid("steps")).to_be_visible()
+    expect(ten.testid("steps")).to_contain_text("called at line 9")
     ten.testid("tab-grads").click()
+    slider.fill("7")
     slider.press("ArrowLeft")
     expect(slider).to_have_value("6")
-    expect(ten.testid("timeline-open-pass")).to_be_hidden()
+    expect(open_pass).to_be_hidden()
 
 
 def test_every_node_carries_its_line_and_a_click_marks_it_in_the_editor(ten):

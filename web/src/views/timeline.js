@@ -30,6 +30,7 @@ export class Timeline {
     this.panel = new TimelinePanel(bar, {
       onStep: (index) => this.show(index),
       openPass: (step) => this.openPass(step),
+      canOpenPass: (step) => Boolean(this.views.steps.trace && this.views.steps.trace.pass === step.pass),
     });
   }
 

@@ -12,6 +12,7 @@ export class TimelinePanel {
    * @param {object} hooks
    * @param {(index: number) => void} hooks.onStep the position moved (a 0-based stored step)
    * @param {(step: object) => void} hooks.openPass a backward step's "step through" was pressed
+   * @param {(step: object) => boolean} hooks.canOpenPass the step-through holds that step's pass
    */
   constructor(element, hooks) {
     this.element = element;
@@ -102,6 +103,10 @@ export class TimelinePanel {
     this.where.dataset.line = String(step.line ?? "");
     this.pass.hidden = step.kind === "line";
     this.pass.textContent = t.tlOpenPass(step.pass);
+    // The step-through records a run's last pass only: an earlier one says so instead.
+    const open = step.kind !== "line" && this.hooks.canOpenPass(step);
+    this.pass.disabled = !open;
+    this.pass.title = open || step.kind === "line" ? "" : t.tlPassNotKept;
     this.drawGroups(step);
     const dropped = this.timeline.total_steps - steps.length;
     this.note.textContent = dropped > 0 ? t.tlFolded(count(steps.length), count(total)) : "";
