@@ -100,7 +100,7 @@ def test_back_forward_and_arrow_keys_move_the_step(ten):
     ten.testid("timeline-back").click()
     expect(slider).to_have_value("4")
     ten.testid("timeline-forward").click()
-    ten.testid("timeline-forward").click()
+    ten.testid("timeline-forward").press("ArrowRight")  # the arrows work from the buttons too
     expect(slider).to_have_value("6")
     slider.focus()
     slider.press("ArrowRight")

@@ -39,6 +39,13 @@ export class TimelinePanel {
       h("div", { class: "tl-row" }, this.label, this.back, this.slider, this.forward, this.where, this.pass),
       h("div", { class: "tl-row tl-row-groups" }, this.groups, this.note));
     this.element.hidden = true;
+    // The arrows step from anywhere in the bar (the slider moves itself; a list keeps its own).
+    this.element.addEventListener("keydown", (event) => {
+      const by = { ArrowLeft: -1, ArrowRight: 1 }[event.key];
+      if (!by || event.target === this.slider || event.target.tagName === "SELECT") return;
+      event.preventDefault();
+      this.go(this.index + by);
+    });
   }
 
   setStrings(t) {
