@@ -19,7 +19,6 @@ RECORDED = pathlib.Path(__file__).resolve().parent / "golden" / "tangent_names.j
 KNOWN = {
     "matmul": "a 1-D @ 3-D tangent folds through ViewBackward0 where PyTorch's reshape aliases",
     "einsum_batched": "an operand's permuted tangent is viewed where PyTorch's reshape aliases",
-    "cumprod": "PyTorch's cumprod_jvp ends in a where over the zeros' formula",
 }
 
 

@@ -50,24 +50,19 @@ def cumprod(input, dim, dtype=None):
 
 
 def cumprod_jvp(t, x, result, axis):
-    """PyTorch's generic formula ``cumsum(t / x) * result``; from the first zero of a slice on,
-    where that formula divides by zero, each output's tangent term by term: the sum over j <= k
-    of t[j] times the product of x[:k+1] without x[j] (O(n^2), in differentiable ops)."""
+    """PyTorch's cumprod_jvp: ``cumsum(t / x) * result``, which divides by zero from a slice's first
+    zero on; there, the cumulative product of the input with that first zero replaced by its
+    tangent (the product rule's one surviving term; a later zero makes it 0). The ``where`` is
+    built whenever its graph could show, as PyTorch's, or when there is a zero."""
     from .reduction import cumsum
     z = cumsum(t / x, axis) * result
     zero = x._data == 0
-    if not np.any(zero):
+    if not np.any(zero) and not (grad_mode.is_grad_enabled() and (t.requires_grad or x.requires_grad)):
         return z
     from .comparison import where
-    from .reduction import sum
-    from .shape import transpose, unsqueeze
-    n = x._data.shape[axis]
-    eye = _make(np.eye(n, dtype=bool))
-    rows = cumprod(where(eye, 1.0, unsqueeze(transpose(x, axis, -1), -2)), -1)  # [..., j, k]
-    upto = _make(np.triu(np.ones((n, n), dtype=bool)))  # only j <= k contributes to output k
-    terms = where(upto, rows * unsqueeze(transpose(t, axis, -1), -1), 0.0)
-    exact = transpose(sum(terms, -2), axis, -1)  # the swap undone
-    return where(_make(np.cumsum(zero, axis=axis) > 0), exact, z)
+    counts = np.cumsum(zero, axis=axis)
+    first = _make(zero & (counts == 1))
+    return where(_make(counts > 0), cumprod(where(first, t, x), axis), z)
 
 
 def _reversed_cumsum(w, axis):
