@@ -23,11 +23,11 @@ export function inspectorElement(answer, t) {
     h("div", { class: "insp-head" }, h("code", { class: "insp-name", text: answer.name }),
       h("span", { class: "muted", text: t.inspAt(answer.at_step ?? answer.step) })),
     h("dl", {},
-      row(t.inspValue, value, "value"),
-      row("shape", shapeText(tensor.shape), "shape"),
-      row("dtype", tensor.dtype, "dtype"),
-      row("requires_grad", py(tensor.requires_grad), "requires_grad"),
-      row("grad_fn", tensor.grad_fn ? `<${tensor.grad_fn}>` : "None", "grad_fn"),
-      row(".grad", grad, "grad"),
-      row("_version", String(tensor.version), "version")));
+      row(t.gValue, value, "value"),
+      row(t.gShape, shapeText(tensor.shape), "shape"),
+      row(t.dDtype, tensor.dtype, "dtype"),
+      row(t.gRequiresGrad, py(tensor.requires_grad), "requires_grad"),
+      row(t.gGradFn, tensor.grad_fn ? `<${tensor.grad_fn}>` : "None", "grad_fn"),
+      row(t.gGrad, grad, "grad"),
+      row(t.dVersion, String(tensor.version), "version")));
 }
