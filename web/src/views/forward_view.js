@@ -90,6 +90,11 @@ export class ForwardGraphView extends GraphView {
     if (this.selected) this.showDetails(this.selected);
   }
 
+  /** Tangents flow forward with the values: no gradient flow to highlight here. */
+  flowOf() {
+    return null;
+  }
+
   showNote(dropped) {
     this.note.hidden = !dropped;
     if (dropped) this.note.textContent = this.t.fwDropped(dropped);

@@ -121,7 +121,7 @@ export class GraphView {
     this.failed = failed;
     const nodes = graph ? graph.nodes : [];
     this.nodeData = new Map(nodes.map((n) => [n.id, n]));
-    this.flow = this.selected && this.nodeData.has(this.selected) ? gradientFlow(graph, this.selected) : null;
+    this.flow = this.selected && this.nodeData.has(this.selected) ? this.flowOf(this.selected) : null;
     this.empty.hidden = nodes.length > 0;
     this.showNote(graph && graph.truncated);
     this.showAlert(failed);
@@ -285,7 +285,7 @@ export class GraphView {
 
   select(id, { silent = false } = {}) {
     this.selected = id;
-    this.flow = id && this.graph ? gradientFlow(this.graph, id) : null;
+    this.flow = id && this.graph ? this.flowOf(id) : null;
     if (this.graph) this.applyStates();
     if (!silent) this.onSelect(id);
   }
@@ -293,6 +293,11 @@ export class GraphView {
   setRootPick(id) {
     this.rootPick = id;
     if (this.graph) this.applyStates();
+  }
+
+  /** Where a selected node's gradient comes from and goes (graph_flow.js), highlighted. */
+  flowOf(id) {
+    return gradientFlow(this.graph, id);
   }
 
   /** The timeline's step: {visible: Set, freed: Set} of node ids, or null for the graph as it ends. */
