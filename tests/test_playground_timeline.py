@@ -114,3 +114,19 @@ def test_no_recorder_outside_a_run_and_the_result_is_json():
     console = s.eval_line("z = x * 3")
     assert "timeline" not in console
     assert base.node_recorder[0] is None
+
+
+def test_views_and_module_calls_have_the_lines_that_made_them():
+    code = """import torch
+torch.manual_seed(0)
+lin = torch.nn.Linear(3, 2)
+x = torch.ones(4, 3, requires_grad=True)
+v = x[1:].t()
+y = lin(v.t())
+y.view(-1).sum().backward()
+"""
+    r = Session(timeline=True).run(code)
+    assert r["ok"], r["error"]
+    made = sorted((n["name"], n["line"]) for n in r["timeline"]["nodes"])
+    assert made == [("AddmmBackward0", 6), ("SliceBackward0", 5), ("SumBackward0", 7), ("TBackward0", 5),
+                    ("TBackward0", 6), ("TBackward0", 6), ("ViewBackward0", 7)]
