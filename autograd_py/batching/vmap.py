@@ -119,7 +119,7 @@ def _vmap_call(func, in_dims, out_dims, randomness, chunk_size, args, kwargs):
                          "are trying to vmap over a function with no inputs. The latter is unsupported.")
     leaves, spec, dims = _flat_in_dims(func, in_dims, args)
     size = _batch_size(func, in_dims, leaves, dims)
-    if chunk_size is not None and chunk_size < size:
+    if chunk_size is not None:  # PyTorch chunks (and joins with cat) whenever a chunk_size is given
         return _chunked(func, in_dims, out_dims, randomness, chunk_size, leaves, spec, dims, size, kwargs)
     level = next(_level_ids)
     if not levels:
@@ -159,7 +159,9 @@ def _chunked(func, in_dims, out_dims, randomness, chunk_size, leaves, spec, dims
     out_leaf_dims = _out_dims_list(out_dims, spec_out, len(flat[0][0]))
     for i in range(len(flat[0][0])):
         d = out_leaf_dims[i]
-        outs.append(autograd_py.cat([f[0][i] for f in flat], d) if d is not None else flat[0][0][i])
+        if d is None:  # PyTorch joins every chunk's outputs with cat, which refuses a None dim
+            raise TypeError("cat(): argument 'dim' must be int, not NoneType")
+        outs.append(autograd_py.cat([f[0][i] for f in flat], d))
     return _pytree.tree_unflatten(outs, spec_out)
 
 

@@ -38,3 +38,12 @@ with warnings.catch_warnings(record=True) as caught:  # jacfwd's primals are not
     print(jacfwd(lambda x: (x / 2).clamp_(-1, 1).addcmul_(x, x).lerp_(x, 0.5))(torch.tensor([0.5, 3.0])))
     print(jacfwd(jacfwd(lambda x: (x * x).clamp_(-1, 1)))(torch.tensor([0.5, 3.0])))
 print([str(w.message) for w in caught])
+v1 = torch.tensor([[1.14, 2.1, 0.73]], requires_grad=True)
+for cs in (None, 1, 2):  # with a chunk_size the chunks are always joined by cat, even a single one
+    r0 = vmap(lambda x: x, chunk_size=cs)(v1)
+    print(cs, r0.is_leaf, r0.requires_grad, type(r0.grad_fn).__name__)
+    try:
+        r0 = vmap(lambda x, y: (x * 2, y), in_dims=(0, None), out_dims=(1, None), chunk_size=cs)(torch.ones(3, 2), v1)
+        print(cs, r0[0].shape, r0[1] is v1)
+    except TypeError as err:
+        print(type(err).__name__, err)
