@@ -339,3 +339,20 @@ def test_time_travel_states_have_no_axe_violations(playground, lang):
     finally:
         page.locator('[data-lang="en"]').click()
         tab.testid("lessons").select_option("graph")
+
+
+def test_a_console_line_keeps_the_timeline_unless_it_changes_the_graph(playground):
+    tab = playground
+    assert tab.run(TEN_LINES)["ok"]
+    slider = tab.testid("timeline")
+    expect(slider).to_have_attribute("max", str(len(EXPECTED)))
+    tab.console_eval("print(x.grad)")  # the graph stays as the run left it
+    expect(tab.testid("output")).to_contain_text(">>> print(x.grad)")
+    expect(tab.testid("status")).to_have_attribute("data-state", "ready")
+    expect(slider).to_be_visible()
+    slider.fill("7")
+    expect(drawn(tab)).to_have_count(8)
+    tab.console_eval("r = (w * 2).sum()")  # a new node: the timeline no longer tells this graph's story
+    expect(slider).to_be_hidden()
+    expect(tab.page.locator("[data-testid=graph] g.node[data-name=r]")).to_have_count(1)
+    expect(tab.page.locator(".cm-step-line")).to_have_count(0)

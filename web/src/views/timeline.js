@@ -59,7 +59,15 @@ export class Timeline {
       this.show(this.panel.index);
       return;
     }
-    // A console line, a backward from the panel or a reset: the drawn graph is no longer the run's.
+    // A console line that left the run's graph as it was (x.grad, a print): the timeline stays, its
+    // last step now showing the graph as it is.
+    if (this.indexed && !result.reset && sameNodes(graph, this.indexed.graph)) {
+      this.indexed = indexTimeline(this.indexed.timeline, graph);
+      this.panel.load(this.indexed.timeline);
+      this.show(this.panel.index);
+      return;
+    }
+    // A reset, or a command that changed the graph: the drawn graph is no longer the run's.
     this.indexed = null;
     this.state = null;
     this.panel.load(null);
@@ -156,4 +164,8 @@ export class Timeline {
     const answer = await this.hooks.request("inspect", { name, step: this.state.step.step }, { quiet: true });
     return inspectorElement(answer, this.t);
   }
+}
+
+function sameNodes(a, b) {
+  return a.nodes.length === b.nodes.length && a.nodes.every((node, i) => node.id === b.nodes[i].id);
 }
