@@ -80,6 +80,8 @@ class GradLevel:
         x = autograd_bridge.lift(x)  # under vmap: one copy per example, for per-example gradients
         if x.requires_grad:
             out = alias(x)
+            # a leaf of this level, as functorch wraps it: in-place ops say so (on the physical value too)
+            out._transform_input = autograd_bridge.chain(out)[0]._transform_input = True
             if x is given:
                 self.inputs[id(out)] = (out, x)
             return out

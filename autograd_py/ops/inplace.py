@@ -36,8 +36,9 @@ def check(t):
     if t._creation_meta is not None and t.requires_grad:
         check_write(t)  # no_grad/inference/multi-output views first, as PyTorch's check_inplace
     if base is not None and t._requires_grad and base._grad_fn is None:
-        # the view's own flag counts too: requires_grad_() on a view of a leaf that does not
-        raise RuntimeError(VIEW_OF_LEAF_MESSAGE)
+        # the view's own flag counts too: requires_grad_() on a view of a leaf that does not.
+        # A reverse-mode transform's input (its alias of the caller's tensor) is a leaf there.
+        raise RuntimeError(LEAF_MESSAGE if "_transform_input" in t.__dict__ else VIEW_OF_LEAF_MESSAGE)
     if t._requires_grad and (t._grad_fn is None and base is None or t._kept_fn is UNREAD_LEAF):
         raise RuntimeError(LEAF_MESSAGE)
 
@@ -673,7 +674,9 @@ def fill_(t, value):
             raise RuntimeError(f"fill_ only supports 0-dimension value tensor but got tensor with "
                                f"{value._data.ndim} dimensions.")
         # PyTorch's fill_ with a tensor value is a copy_ (of a clone, if it aliases ``t``), whose
-        # expanded written-to tensor is refused; filling with a number is not.
+        # expanded written-to tensor is refused; filling with a number is not. The autograd check
+        # (a leaf, or a view of one) comes first, as VariableType's check_inplace.
+        check(t)
         check_overlap(t, ())
         return apply(t, lambda old: _filled(old, np.full(old._data.shape, value._data, old._data.dtype),
                                             FillBackward3, (value,)), value, overlap_ok=True)

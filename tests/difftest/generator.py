@@ -86,7 +86,7 @@ class Generator:
                 exec(body, self.ns)
             raised = False
         except Exception as e:
-            raised, self.last_error = True, str(e)
+            raised, self.last_error = True, f"{type(e).__name__} {e}"
         if not raised and self.tangents and self._tangent_dtype_bug():
             raised = not expect_error
         if raised != expect_error:

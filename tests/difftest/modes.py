@@ -39,7 +39,11 @@ FUNCTION_KINDS = {"unary": 16, "binary": 16, "view": 12, "index": 6, "reduce": 1
 
 # Errors PyTorch raises from its own machinery, not the program's mistake: such a call is dropped.
 TORCH_BUGS = ["more than one element of the written-to tensor refers to a single memory location",
-              "Cannot access data pointer of Tensor"]
+              "Cannot access data pointer of Tensor",
+              # vmap with a negative out_dims on an output that is not batched: PyTorch's
+              # _remove_batch_dim inserts the batch size at begin() + out_dim, reading memory
+              # before its size vector (a MemoryError, or sizes such as 34359738369)
+              "MemoryError", "The expanded size of the tensor (34359738369)"]
 
 
 def close_levels(torch):

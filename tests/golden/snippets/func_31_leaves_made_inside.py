@@ -44,3 +44,25 @@ info("vmap out", a)
 info("vmap leaf", b)
 aux = grad(lambda x: (g(x)[0].sum(), g(x)[1]), has_aux=True)(x)[1]
 info("aux leaf", aux)
+# In-place writes into a transform's input: a leaf there, even when the caller's tensor is a view
+v1 = torch.full((2, 3), 1.5, requires_grad=True)
+
+
+def fill(x0):
+    x1 = x0.float()  # the same tensor
+    x1.fill_(0)
+    return x1.sum()
+
+
+def write_view(x0):
+    x2 = x0[::2]
+    x2[0] = 1e-3  # a view of the input: checked before the expanded primal's overlap
+    return x2.sum()
+
+
+for name, call in [("jacrev view input", lambda: jacrev(fill)(v1.reshape(6, 1))), ("grad", lambda: grad(fill)(v1)),
+                   ("vmap(grad)", lambda: vmap(grad(fill))(v1)), ("jacfwd view write", lambda: jacfwd(write_view)(v1))]:
+    try:
+        call()
+    except RuntimeError as e:
+        print(name, type(e).__name__, e)
