@@ -20,7 +20,7 @@ import { OfflineBadge } from "../offline/offline_badge.js";
 import { OutputView } from "../editor/output.js";
 import { StopHint } from "../editor/stop_hint.js";
 import { timelineMarks } from "../editor/timeline_marks.js";
-import { LiveMode, keepsLastView } from "../editor/live_mode.js";
+import { LiveMode } from "../editor/live_mode.js";
 import { PythonClient } from "../runtime/python_client.js";
 import { ShareUI } from "../share/share_ui.js";
 import { RestoreOriginal } from "./restore.js";
@@ -233,10 +233,7 @@ restore = new RestoreOriginal({ button: $("restore"), notice: $("restore-notice"
 const python = new PythonClient({
   onStatus,
   onStream(stream, text) {
-    if (liveClear) {
-      liveClear = false;
-      output.clear();
-    }
+    if (live) live.beforeOutput();
     output.write(stream, text);
     stopHint.noteOutput(text.length);
   },
@@ -330,22 +327,6 @@ async function runNow() {
 }
 
 let live = null; // live mode (editor/live_mode.js)
-let liveClear = false; // a live run clears the output once it prints (a half-typed line keeps the last)
-
-/** A live mode run: the views update in place (timeline position, zoom), unless the code did not parse or was stopped. */
-async function runLive() {
-  liveClear = true;
-  const result = await python.request("run", editor.getCode());
-  const kept = keepsLastView(result);
-  if (liveClear && !kept) output.clear();
-  liveClear = false;
-  if (kept) return result;
-  reportResult(result, { markLines: true });
-  views.timeline.holdPosition(true);
-  views.showResult({ ...result, live: true });
-  views.timeline.holdPosition(false);
-  return result;
-}
 
 async function evalConsoleLine(src) {
   output.line("echo", `>>> ${src}`);
@@ -428,7 +409,17 @@ function buildLanguageSwitch() {
 // Apple keyboards say Cmd; CodeMirror's "Mod" maps to it there.
 if (/Mac|iPhone|iPad/.test(navigator.platform || navigator.userAgent)) $("run-shortcut").textContent = "⌘ ↵";
 buildLanguageSwitch();
-live = new LiveMode($("reset"), { run: runLive, stop: () => python.stop(), state: () => python.state }, t);
+live = new LiveMode($("reset"), {
+  run: () => python.request("run", editor.getCode()),
+  clearOutput: () => output.clear(),
+  // In place: the views keep the timeline position and the zoom (views.js, timeline.js).
+  show(result) {
+    reportResult(result, { markLines: true });
+    views.showResult({ ...result, live: true });
+  },
+  stop: () => python.stop(),
+  state: () => python.state,
+}, t);
 wireControls();
 shareUI = new ShareUI({
   lessons: LESSONS,

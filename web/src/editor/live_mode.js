@@ -13,7 +13,9 @@ export class LiveMode {
   /**
    * @param {HTMLElement} after the toolbar element the toggle follows
    * @param {object} hooks
-   * @param {() => Promise<object>} hooks.run runs the editor for live mode; resolves with the result
+   * @param {() => Promise<object>} hooks.run runs the editor; resolves with the result
+   * @param {() => void} hooks.clearOutput clears the output console
+   * @param {(result: object) => void} hooks.show shows a run's result and views (in place)
    * @param {() => Promise<string>} hooks.stop stops the running code
    * @param {() => string} hooks.state Python's state ("ready", "running", "loading", "error")
    * @param {object} t the current language's strings
@@ -30,6 +32,7 @@ export class LiveMode {
     this.note = h("span", { class: "live-note", "data-testid": "live-note", role: "status" });
     after.after(this.label, this.note);
     this.status = null;
+    this.clearPending = false;
     this.setStrings(t);
   }
 
@@ -37,7 +40,7 @@ export class LiveMode {
     this.t = t;
     this.text.textContent = t.liveLabel;
     this.label.title = t.liveTitle;
-    this.show(this.status);
+    this.showNote(this.status);
   }
 
   setOn(on) {
@@ -45,7 +48,7 @@ export class LiveMode {
     this.box.checked = on;
     clearTimeout(this.timer);
     if (on) this.schedule(0);
-    else this.show(null);
+    else this.showNote(null);
   }
 
   /** The editor's text changed. */
@@ -65,25 +68,38 @@ export class LiveMode {
       if (this.hooks.state() !== "error") this.schedule(300); // after the current run, or once loaded
       return;
     }
-    this.show({ kind: "running" });
+    this.showNote({ kind: "running" });
     let stopped = false;
     const limit = setTimeout(() => {
       stopped = true;
       this.hooks.stop();
     }, LIVE_LIMIT_MS);
+    // The output is cleared once the run prints, or once it ends: a half-typed line keeps the last.
+    this.clearPending = true;
     const result = await this.hooks.run();
     clearTimeout(limit);
+    const kept = keepsLastView(result);
+    if (this.clearPending && !kept) this.hooks.clearOutput();
+    this.clearPending = false;
+    if (!kept) this.hooks.show(result);
     const error = result && result.error;
     if (stopped || (error && (error.type === "Restarted" || error.type === "KeyboardInterrupt"))) {
-      this.show({ kind: "stopped" });
+      this.showNote({ kind: "stopped" });
     } else if (error && INCOMPLETE.has(error.type)) {
-      this.show({ kind: "syntax", line: error.lineno });
+      this.showNote({ kind: "syntax", line: error.lineno });
     } else {
-      this.show({ kind: "updated" });
+      this.showNote({ kind: "updated" });
     }
   }
 
-  show(status) {
+  /** Python is about to print: a live run's first output replaces the last run's. */
+  beforeOutput() {
+    if (!this.clearPending) return;
+    this.clearPending = false;
+    this.hooks.clearOutput();
+  }
+
+  showNote(status) {
     this.status = status;
     const t = this.t;
     const kind = status ? status.kind : "";
@@ -94,7 +110,7 @@ export class LiveMode {
 }
 
 /** True when a live result must not replace the views: the code did not parse, or the run was stopped. */
-export function keepsLastView(result) {
+function keepsLastView(result) {
   const error = result && result.error;
   return Boolean(error && (INCOMPLETE.has(error.type) || error.type === "Restarted" || error.type === "KeyboardInterrupt"));
 }

@@ -23,7 +23,6 @@ export class Timeline {
     this.t = null;
     this.indexed = null;
     this.state = null;
-    this.keepPosition = false;
     const bar = h("section", { class: "timeline-bar", "data-testid": "timeline-bar", id: "timeline-bar" });
     document.getElementById("graph").before(bar);
     this.bar = bar;
@@ -45,16 +44,14 @@ export class Timeline {
     if (this.indexed) this.setGutter();
   }
 
-  /** The next run keeps the slider where it is (live mode), instead of moving to the end. */
-  holdPosition(hold) {
-    this.keepPosition = hold;
-  }
-
-  /** Every command's result: a run's timeline replaces the last one; any other command's graph ends it. */
+  /**
+   * Every command's result: a run's timeline replaces the last one (a live run's keeps the slider's
+   * step); another command's graph keeps it if it is the same graph, else ends it.
+   */
   showResult(result, graph) {
     if ("timeline" in result && result.timeline) {
       this.indexed = indexTimeline(result.timeline, graph);
-      this.panel.load(result.timeline, { keepPosition: this.keepPosition });
+      this.panel.load(result.timeline, { keepPosition: Boolean(result.live) });
       this.setGutter();
       this.show(this.panel.index);
       return;
