@@ -25,12 +25,24 @@ def _zeros_like(t):
     return zeros_like(t)
 
 
+def _tracked(o, inputs):
+    """Whether the output ``o`` requires grad at the transform's level: it has history, or is one
+    of the inputs. A view made under no_grad requires grad only through its base, outside."""
+    if not o.requires_grad:
+        return False
+    if o.grad_fn is not None:
+        return True
+    from ..batching.autograd_bridge import chain
+    p = chain(o)[0]
+    return p._base is None or any(p is chain(x)[0] for x in inputs)
+
+
 def _autograd_grad(outputs, inputs, grad_outputs=None, retain_graph=False, create_graph=True):
     """``autograd.grad`` over the outputs that require grad; zeros for inputs none of them reach."""
     if grad_outputs is None:
-        pairs = [(o, None) for o in outputs if o.requires_grad]
+        pairs = [(o, None) for o in outputs if _tracked(o, inputs)]
     else:
-        pairs = [(o, g) for o, g in zip(outputs, grad_outputs) if o.requires_grad]
+        pairs = [(o, g) for o, g in zip(outputs, grad_outputs) if _tracked(o, inputs)]
     if not pairs:
         return tuple(_zeros_like(x) for x in inputs)
     outs = [o for o, _ in pairs]
@@ -336,12 +348,12 @@ def _jacobian_blocks(vjp_fn):
     from .._tensor import _make
     level, outputs, inputs = vjp_fn.level, vjp_fn.outputs, vjp_fn.inputs
     create = needs_graph(level, outputs)
-    live = [o for o in outputs if o.requires_grad]
+    live = [o for o in outputs if _tracked(o, inputs)]
     blocks = []
     for out in outputs:
         shape = tuple(out.shape)
         n = out.numel()
-        if not out.requires_grad:
+        if not _tracked(out, inputs):
             blocks.append([level.unwrap(zeros(shape + tuple(x.shape), dtype=x.dtype)) for x in inputs])
             continue
         basis = _make(np.eye(n, dtype=out.dtype.np).reshape((n,) + shape))

@@ -71,3 +71,13 @@ def twice(t):
 
 
 print(jacrev(twice)(m))
+s1 = torch.ones(4, requires_grad=True).std()
+s2 = s1.detach().requires_grad_()
+
+
+def no_grad_view_of_other(a, b):
+    with torch.no_grad():
+        return a.flatten()  # requires grad through its base outside, not at jacrev's level
+
+
+flags("jacrev of a no_grad view of another arg", jacrev(no_grad_view_of_other, argnums=1)(s1, s2))
