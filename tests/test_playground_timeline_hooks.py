@@ -8,7 +8,7 @@ import json
 
 import pytest
 
-from autograd_py.playground import timeline_state
+from autograd_py.playground import timeline as timeline_module, timeline_state
 from autograd_py.playground.session import Session
 
 ERRORS = {
@@ -150,3 +150,36 @@ def test_a_write_through_data_shows_for_small_tensors():
     code = "import torch\nw = torch.ones(2, requires_grad=True)\nw.data[0] = 5.\nw.data.mul_(2)\n"
     steps = Session(timeline=True).run(code)["timeline"]["steps"]
     assert [s["vars"]["w"]["value"]["values"] for s in steps[2:]] == [[5.0, 1.0], [10.0, 2.0]]
+
+
+REST = """import torch
+w = torch.tensor([1.0, 2.0], requires_grad=True)
+s = torch.zeros(2)
+for i in range(300):
+    s = s + w * 0.5
+total = s.sum()
+total.backward()
+print(w.grad)
+"""
+
+
+def test_a_run_over_the_budget_rests_and_its_last_step_holds_the_end_state(monkeypatch):
+    full = Session(timeline=True).run(REST)
+    monkeypatch.setattr(timeline_module, "STEP_BUDGET", 100)
+    rested = Session(timeline=True).run(REST)
+    assert rested["stdout"] == full["stdout"] == "tensor([150., 150.])\n"
+    tl, whole = rested["timeline"], full["timeline"]
+    assert whole["rested_after"] is None and tl["rested_after"] == 100
+    # Every statement is still counted; the step left open at the budget covers the rest.
+    assert tl["total_steps"] == whole["total_steps"]
+    last = tl["steps"][-1]
+    assert last["step"] == 100 and last["after_rest"] == whole["total_steps"] - 100
+    # Its delta holds the run's end: s's final value, total bound, w's grad, and rows for the
+    # nodes the end state reaches (made while the recorder rested).
+    assert last["vars"]["s"]["value"]["values"] == [150.0, 300.0]
+    assert "total" in last["vars"]
+    w_id = last["vars"]["w"]["id"] if "w" in last["vars"] else tl["steps"][1]["vars"]["w"]["id"]
+    assert last["grads"][str(w_id)]["values"] == [150.0, 150.0]
+    rows = {n["id"]: n for n in tl["nodes"]}
+    assert rows[last["vars"]["total"]["grad_fn_id"]]["name"] == "SumBackward0"
+    assert rows[last["vars"]["total"]["grad_fn_id"]]["line"] == 6

@@ -206,11 +206,39 @@ def _iterate(recorder, iterator, line):
                 recorder.line_event(getframe(1), line, NEXT)  # frame 1: the loop's, which asks for the item
             except Exception as exc:
                 recorder.fail(exc)
+        elif recorder.resting is not None:  # over the budget: only counted
+            recorder.resting[0] += 1
     if recorder.recording:
         try:
             recorder.exhausted(getframe(1), line)
         except Exception as exc:
             recorder.fail(exc)
+
+
+def counting_calls(counter):
+    """Functions for ``HOOKS`` that only count statements into ``counter[0]`` (a one-element list):
+    a run over the recorder's budget (``Timeline.budget``) costs a call and an addition each."""
+    def step(line, names=None):
+        counter[0] += 1
+
+    def for_(iterable, line):
+        return _counted(iter(iterable), counter)
+
+    def next_(line):
+        counter[0] += 1
+        return True
+
+    def done(line):
+        pass
+
+    return step, step, for_, next_, done
+
+
+def _counted(iterator, counter):
+    """The items of a for loop, its header counted as a step before each next one is asked for."""
+    for item in iterator:
+        yield item
+        counter[0] += 1
 
 
 def quiet_calls():

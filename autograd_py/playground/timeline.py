@@ -22,6 +22,13 @@ between are folded into the next stored step (its delta covers them, marked ``af
 and counted in the group's ``elided``. At most ``limit`` steps are stored; beyond, the steps are
 folded likewise and only the last is kept. ``step`` numbers count every executed statement.
 
+A run of more than ``budget`` statements is recorded step by step up to there only (a learner's
+training loop of a million statements must not take ten times as long): the recorder then rests,
+its calls only count statements, and the step open at that moment stays open until the run ends,
+so its delta (``after_rest``: the statements it covers) holds the end state; the nodes of that
+state reachable from the watched names get their rows then. ``rested_after`` in the export is
+that step's number.
+
 Limits: only module-level names and the parameters of named modules are watched (a function's
 locals are not; see ``timeline_state``); a for loop's header step looks only at the names it
 binds (an iterator that changes named tensors itself, a lambda in ``map``, shows at the next
@@ -40,6 +47,7 @@ from .step_hooks import ENTER, NEXT
 from .timeline_state import NodeIds, StateWatch
 
 STEP_LIMIT = 5000  # stored steps
+STEP_BUDGET = 50_000  # executed statements recorded one by one before the recorder rests
 KEEP_ITERATIONS = 20  # iterations of each loop run stored before the rest are folded (but the last)
 NODE_LIMIT = 20000  # node rows kept
 _GRAD_API = os.path.join("autograd", "api.py")
@@ -72,10 +80,12 @@ class Timeline:
         filename (str, optional): the code's pseudo file name. Defaults to ``"<editor>"``.
         limit (int, optional): most steps stored. Defaults to ``STEP_LIMIT``.
         keep_iterations (int, optional): iterations of a loop run stored before folding.
+        budget (int, optional): statements recorded one by one before the recorder rests.
+            Defaults to ``STEP_BUDGET``.
     """
 
     def __init__(self, namespace, code, provenance, filename="<editor>", limit=STEP_LIMIT,
-                 keep_iterations=KEEP_ITERATIONS):
+                 keep_iterations=KEEP_ITERATIONS, budget=None):
         self.namespace = namespace
         self.code = code
         self.filename = filename
@@ -86,6 +96,9 @@ class Timeline:
         self.state = StateWatch(namespace, self.tensor_lines, self.node_id)
         self.limit = limit
         self.keep = keep_iterations
+        self.budget = STEP_BUDGET if budget is None else budget
+        self.resting = None  # over the budget: [statements counted since]
+        self.rested_after = None  # the step left open then
         self.loops = {}  # header line -> last line of every loop (``compile`` fills it)
         # header line -> names a for loop binds: its header's next steps only rebind those, so only
         # those are looked at (the step before it, the last of an iteration, looked at every name)
@@ -136,6 +149,15 @@ class Timeline:
         if self._builtins is not None:
             self._builtins.update(zip(step_hooks.HOOKS, step_hooks.quiet_calls()))
 
+    def _rest(self):
+        """Over the budget: the open step stays open to the end and the calls only count (see above)."""
+        self.recording = False
+        self.provenance.on_node = None  # the rest's nodes are not held: the end state's are found then
+        self._names = None  # the open step's delta looks at every name at the end
+        self.resting = [1]  # this statement
+        self.rested_after = self.current["step"] if self.current is not None else self.total
+        self._builtins.update(zip(step_hooks.HOOKS, step_hooks.counting_calls(self.resting)))
+
     def fail(self, exc):
         """A bug of the recorder must not become the user's error: recording stops, the run goes on."""
         self.error = f"{type(exc).__name__}: {exc}"
@@ -158,6 +180,9 @@ class Timeline:
     def line_event(self, frame, line, kind, names=None):
         """A statement (``STEP``), a loop's start (``ENTER``) or its header again (``NEXT``) at ``line``;
         ``names``: all that the statement can change, if known (see ``step_hooks``)."""
+        if self.total >= self.budget:
+            self._rest()
+            return
         self._close(frame=frame)
         active = self.active
         if active and active[-1]["frame"] is not frame:
@@ -194,6 +219,8 @@ class Timeline:
     def on_pass(self, when, recorder):
         """The session's boundary callback around every top-level backward pass."""
         if not self.recording:
+            if self.resting is not None and when == "before":  # a pass is a step: counted while resting
+                self.resting[0] += 1
             return
         try:
             self._on_pass(when, recorder)
@@ -367,6 +394,11 @@ class Timeline:
 
     def finish(self):
         """Closes the last step and every loop still open (an error may have ended the run)."""
+        if self.resting is not None:
+            self.total += self.resting[0]
+            if self.current is not None:
+                self.current["after_rest"] = self.resting[0]
+            self.new_nodes.extend(self.state.unrecorded_nodes(self.node_rows, NODE_LIMIT - len(self.node_rows)))
         self._close()
         while self.active:
             self._exit_loop()

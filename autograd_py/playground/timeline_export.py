@@ -31,7 +31,8 @@ def export(timeline):
             r["next"] = [rename.get(n, n) for n in r["next"]]
     return {"steps": steps, "total_steps": timeline.total, "stored_steps": len(steps), "limit": timeline.limit,
             "groups": timeline.groups, "groups_dropped": timeline.groups_dropped, "nodes": nodes,
-            "nodes_dropped": timeline.nodes_dropped, "lines": lines, "error": timeline.error}
+            "nodes_dropped": timeline.nodes_dropped, "lines": lines, "error": timeline.error,
+            "rested_after": timeline.rested_after}
 
 
 def inspect(timeline, name, step):

@@ -194,6 +194,21 @@ class StateWatch:
             self._unbound(delta)
         return moved
 
+    def unrecorded_nodes(self, rows, limit):
+        """Nodes reachable from the named tensors that have no row in ``rows`` (node id -> row), in
+        the order a walk from the names meets them, at most ``limit`` (made while the recorder rested)."""
+        found, seen = [], set()
+        stack = [v._grad_fn for v in self.namespace.values() if isinstance(v, Tensor)]
+        while stack and len(found) < limit:  # no recursion: a graph may be deep
+            node = stack.pop()
+            if node is None or id(node) in seen:
+                continue
+            seen.add(id(node))
+            if self.node_id(node) not in rows:
+                found.append(node)
+            stack.extend(n for n, _ in node.next_functions)
+        return found
+
     def _scan_names(self, delta, line, names):
         moved = False
         for name in names:

@@ -105,6 +105,7 @@ export class TimelinePanel {
     const parts = [t.tlWhere(count(step.step), count(total), step.line)];
     if (step.kind !== "line") parts.push(step.kind === "grad" ? t.tlGrad : t.tlBackward);
     if (step.after_elided) parts.push(t.tlAfterElided(count(step.after_elided)));
+    if (step.after_rest) parts.push(t.tlAfterRest(count(step.after_rest)));
     this.where.textContent = parts.join(" · ");
     this.where.dataset.step = String(step.step);
     this.where.dataset.line = String(step.line ?? "");
@@ -116,7 +117,9 @@ export class TimelinePanel {
     this.pass.title = open || step.kind === "line" ? "" : t.tlPassNotKept;
     this.drawGroups(step);
     const dropped = this.timeline.total_steps - steps.length;
-    this.note.textContent = dropped > 0 ? t.tlFolded(count(steps.length), count(total)) : "";
+    const rested = this.timeline.rested_after;
+    if (rested != null) this.note.textContent = t.tlRested(count(rested), count(total));
+    else this.note.textContent = dropped > 0 ? t.tlFolded(count(steps.length), count(total)) : "";
   }
 
   /** The loop groups: the current step's loop with its stored iterations, else every outer loop. */
