@@ -46,6 +46,8 @@ CODE = textwrap.dedent('''\
     print(x.grad)  # 梯度 = 2x
 ''')
 RAW_CODE = "import torch\na = torch.ones(2, requires_grad=True)\nprint((a * 2 < 3).all() & True)\n"
+# The README's <autograd-playground> element, pasted into a Markdown page as is.
+ELEMENT_CODE = "import torch\nprint(torch.ones(2) < 2, 'a & b')"
 
 MKDOCS_YML = """\
 site_name: Autograd course
@@ -72,6 +74,14 @@ Prose between.
 <pre class="autograd" data-readonly data-show="none"><code>{html.escape(RAW_CODE, quote=False)}</code></pre>
 
 Prose after.
+
+<autograd-playground show="none">
+<script type="text/x-python">
+{ELEMENT_CODE}
+</script>
+</autograd-playground>
+
+The end.
 """
 
 
@@ -107,7 +117,7 @@ def test_marked_blocks_become_live_examples_with_their_exact_code(page, course_u
     listings = page.locator(".autograd")
     expect(listings).to_have_count(2)
     embeds = page.locator("autograd-playground")
-    expect(embeds).to_have_count(2)
+    expect(embeds).to_have_count(3)
 
     first = page.frame_locator("autograd-playground >> nth=0 >> iframe")
     expect(first.locator("#editor")).to_be_visible(timeout=RUN_TIMEOUT_MS)
@@ -134,6 +144,14 @@ def test_marked_blocks_become_live_examples_with_their_exact_code(page, course_u
     second.locator("#run").click()
     expect(second.locator("#output")).to_have_text("tensor(True)", timeout=RUN_TIMEOUT_MS)
 
+    # The raw <autograd-playground> element survives Python-Markdown (the plugin unwraps its <p>s).
+    embeds.nth(2).scroll_into_view_if_needed()
+    third = page.frame_locator("autograd-playground >> nth=2 >> iframe")
+    expect(third.locator("#run")).to_be_enabled(timeout=RUN_TIMEOUT_MS)
+    assert third.locator("body").evaluate("() => window.playground.getCode()") == ELEMENT_CODE
+    third.locator("#run").click()
+    expect(third.locator("#output")).to_have_text("tensor([True, True]) a & b", timeout=RUN_TIMEOUT_MS)
+
     # Printing shows the listings, not the frames.
     page.emulate_media(media="print")
     expect(listings.nth(0)).to_be_visible()
@@ -146,7 +164,7 @@ def test_listing_stays_as_drawn_until_the_example_loads(browser, course_url):
     page = context.new_page()
     page.goto(course_url)
     expect(page.locator(".autograd").nth(0)).to_be_visible()
-    assert page.locator("autograd-playground").count() == 0
+    assert page.locator("autograd-playground").count() == 1  # the page's own element only
     context.close()
     # With it, a block whose frame cannot load (embed.html missing) keeps its listing, unmoved.
     context = browser.new_context(viewport={"width": 1100, "height": 900}, service_workers="block")
@@ -154,7 +172,7 @@ def test_listing_stays_as_drawn_until_the_example_loads(browser, course_url):
     page.route("**/embed.html*", lambda route: route.abort())
     page.goto(course_url)
     box = page.locator(".autograd").nth(0).bounding_box()
-    expect(page.locator("autograd-playground")).to_have_count(2)
+    expect(page.locator("autograd-playground")).to_have_count(3)
     page.wait_for_timeout(1500)
     expect(page.locator(".autograd").nth(0)).to_be_visible()
     assert page.locator(".autograd").nth(0).bounding_box() == box
@@ -216,7 +234,7 @@ def test_instant_navigation_upgrades_the_blocks_of_the_page_it_swaps_to(browser,
     first = page.frame_locator("autograd-playground >> nth=0 >> iframe")
     expect(first.locator("#output")).to_contain_text("tensor(6.)", timeout=RUN_TIMEOUT_MS)
     assert first.locator("body").evaluate("() => window.playground.getCode()") == CODE.rstrip("\n")
-    expect(page.locator("autograd-playground")).to_have_count(2)
+    expect(page.locator("autograd-playground")).to_have_count(3)
     context.close()
     server.shutdown()
     server.server_close()

@@ -22,10 +22,12 @@ const VALUES = ["show", "height", "lang", "title"];
 // Line numbers drawn inside the code: Pygments (linenos), Chroma (ln, lnt), Pandoc's anchors are empty.
 const GUTTER = ".linenos, .lineno, .ln, .lnt, .linenodiv, [data-linenos]";
 // While an example loads it is hidden and takes no room; the listing shows. When printing,
-// the listing always shows and the live example never does.
+// the listing always shows and the live example never does. Out of flow while pending: an
+// empty block in flow that clips (overflow: hidden) keeps the margins around it from
+// collapsing, which moved the listing by a margin as the element went in.
 const PAGE_STYLE = `
 .autograd-live-source { display: none !important; }
-autograd-playground[data-pending] { display: block; height: 0; margin: 0; overflow: hidden; visibility: hidden; }
+autograd-playground[data-pending] { display: block; position: absolute; left: 0; width: 100%; height: 0; margin: 0; overflow: hidden; visibility: hidden; }
 @media print {
   .autograd-live-source { display: revert !important; }
   autograd-playground[data-from-block] { display: none !important; }
