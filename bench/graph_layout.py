@@ -16,13 +16,10 @@ Usage::
 """
 
 import argparse
-import functools
-import http.server
 import json
 import os
 import statistics
 import sys
-import threading
 import time
 from pathlib import Path
 
@@ -36,8 +33,6 @@ from autograd_py.playground import Session  # noqa: E402
 from autograd_py.playground.views import PassRecorder  # noqa: E402
 
 DIST = Path(os.environ.get("PLAYGROUND_DIST") or REPO / "web" / "dist")
-CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-                 "--disable-background-networking", "--disable-component-update", "--disable-sync"]
 
 
 def layered_net(layers, torch=T):
@@ -79,16 +74,9 @@ def median_ms(fn, repeat):
 def bench_browser(repeat):
     from playwright.sync_api import expect, sync_playwright
 
-    class Handler(http.server.SimpleHTTPRequestHandler):
-        extensions_map = {**http.server.SimpleHTTPRequestHandler.extensions_map, ".js": "text/javascript",
-                          ".mjs": "text/javascript", ".wasm": "application/wasm"}
+    from web_load import CHROMIUM_ARGS, serve  # the same server and browser as the load bench
 
-        def log_message(self, *args):
-            pass
-
-    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), functools.partial(Handler, directory=str(DIST)))
-    threading.Thread(target=server.serve_forever, daemon=True).start()
-    url = f"http://127.0.0.1:{server.server_address[1]}/"
+    server, url = serve()
     try:
         with sync_playwright() as p:
             browser = p.chromium.launch(executable_path="/usr/bin/chromium", args=CHROMIUM_ARGS)
