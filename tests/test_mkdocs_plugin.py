@@ -8,10 +8,8 @@ playground, load embed.js only where there are examples, and keep each block's c
 
 import html
 import re
-import shutil
 import subprocess
 import sys
-import textwrap
 from pathlib import Path
 
 import pytest
@@ -21,21 +19,7 @@ pytest.importorskip("material")
 
 from autograd_playground.mkdocs_plugin import add_script, has_live_examples  # noqa: E402
 
-# Everything a listing may garble: powers, dunders, <, &, a tab, Chinese comments, a quote.
-CODE = textwrap.dedent('''\
-    import torch
-
-    class Square:
-        def __init__(self, p):
-        \tself.p = p  # a tab before self
-
-    x = torch.tensor(2.0, requires_grad=True)
-    y = x ** Square(2).p  # 平方
-    print(y < 5, y > 3 & True, "x's grad:")
-    y.backward()
-    print(x.grad)  # 梯度 = 2x
-''')
-OPTIONS = "# autograd: show=grads autorun"
+from teacher_sample import CODE, OPTIONS  # noqa: E402
 # Python-Markdown expands every tab of the page (tab_length 4) before any extension sees it, so
 # MkDocs draws, and a reader copies, spaces: the live example holds what the listing shows.
 DRAWN = CODE.expandtabs(4)

@@ -21,21 +21,7 @@ pytest.importorskip("sphinx")
 pytest.importorskip("myst_parser")
 pytest.importorskip("furo")
 
-# Everything a listing may garble: powers, dunders, <, &, a tab, Chinese comments, a quote.
-CODE = textwrap.dedent('''\
-    import torch
-
-    class Square:
-        def __init__(self, p):
-        \tself.p = p  # a tab before self
-
-    x = torch.tensor(2.0, requires_grad=True)
-    y = x ** Square(2).p  # 平方
-    print(y < 5, y > 3 & True, "x's grad:")
-    y.backward()
-    print(x.grad)  # 梯度 = 2x
-''')
-OPTIONS = "# autograd: show=grads autorun"
+from teacher_sample import CODE, OPTIONS  # noqa: E402
 CONF = """\
 project = "Autograd course"
 extensions = ["myst_parser", "autograd_playground.sphinx"]
