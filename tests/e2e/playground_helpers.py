@@ -85,6 +85,15 @@ class PlaygroundPage:
             self.set_code(code)
         return self.page.evaluate("window.playground.run()")
 
+    def choose_lesson(self, lesson_id):
+        """Opens a lesson with its original code, whatever earlier tests on this shared tab left:
+        the lesson already chosen (choosing it again changes nothing) or a draft saved for it."""
+        select = self.testid("lessons")
+        if select.input_value() == lesson_id:
+            select.select_option(next(lesson["id"] for lesson in LESSONS if lesson["id"] != lesson_id))
+        select.select_option(lesson_id)
+        self.page.locator("#restore").click()
+
     def click_run(self, timeout=60_000):
         """Clicks Run and waits until the run's summary is shown; returns the output text."""
         run_info = self.page.locator("#run-info")

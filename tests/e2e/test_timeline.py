@@ -77,7 +77,8 @@ def test_scrubbing_shows_the_graph_and_grads_of_each_step(ten):
         expect(drawn(ten)).to_have_count(nodes)
         marked = ten.page.locator(".cm-step-line")
         expect(marked).to_have_count(1)
-        assert marked.inner_text() == TEN_LINES.splitlines()[line - 1]
+        # The editor's step line follows once a frame: wait for it rather than read it at once.
+        expect(marked).to_have_text(TEN_LINES.splitlines()[line - 1], use_inner_text=True)
         # x is bound from step 2 on, w from step 3 on.
         expect_grad(ten, "x", x_grad if number >= 2 else "absent")
         expect_grad(ten, "w", w_grad if number >= 3 else "absent")
@@ -131,7 +132,7 @@ def test_every_node_carries_its_line_and_a_click_marks_it_in_the_editor(ten):
     ten.page.locator("[data-testid=graph] g.node[data-name=SumBackward0][data-line='8']").click()
     linked = ten.page.locator(".cm-linked-line")
     expect(linked).to_have_count(1)
-    assert linked.inner_text() == "q = (x * x).sum()"
+    expect(linked).to_have_text("q = (x * x).sum()", use_inner_text=True)
     ten.page.locator("[data-testid=graph] g.node[data-name=w]").click()
     expect(linked).to_have_text("w = torch.tensor([3.0, 4.0], requires_grad=True)")
 
@@ -203,18 +204,18 @@ def test_the_inspector_shows_a_tensor_at_the_current_step(ten):
     hover_name(ten, 9, "x")  # print(x.grad)
     tip = ten.testid("tensor-inspector")
     expect(tip).to_be_visible()
-    assert tip.locator("[data-field=grad] dd").inner_text() == "[3., 4.]"
-    assert tip.locator("[data-field=shape] dd").inner_text() == "(2,)"
-    assert tip.locator("[data-field=requires_grad] dd").inner_text() == "True"
-    assert tip.locator("[data-field=dtype] dd").inner_text() == "torch.float32"
+    expect(tip.locator("[data-field=grad] dd")).to_have_text("[3., 4.]", use_inner_text=True)
+    expect(tip.locator("[data-field=shape] dd")).to_have_text("(2,)", use_inner_text=True)
+    expect(tip.locator("[data-field=requires_grad] dd")).to_have_text("True", use_inner_text=True)
+    expect(tip.locator("[data-field=dtype] dd")).to_have_text("torch.float32", use_inner_text=True)
     ten.page.mouse.move(5, 5)
     expect(tip).to_have_count(0)
     slider.fill("8")
     hover_name(ten, 3, "y")
     expect(tip).to_be_visible()
-    assert tip.locator("[data-field=grad_fn] dd").inner_text() == "<MulBackward0>"
-    assert tip.locator("[data-field=grad] dd").inner_text() == "None"
-    assert tip.locator("[data-field=version] dd").inner_text() == "0"
+    expect(tip.locator("[data-field=grad_fn] dd")).to_have_text("<MulBackward0>", use_inner_text=True)
+    expect(tip.locator("[data-field=grad] dd")).to_have_text("None", use_inner_text=True)
+    expect(tip.locator("[data-field=version] dd")).to_have_text("0", use_inner_text=True)
     ten.page.mouse.move(5, 5)
 
 
@@ -264,7 +265,7 @@ def test_a_10000_iteration_loop_stays_responsive_and_is_grouped(playground):
     hover_name(tab, 3, "h")
     tip = tab.testid("tensor-inspector")
     expect(tip).to_be_visible()
-    assert tip.locator("[data-field=value] dd").inner_text() == "[ 9999., 19998.]"  # as torch prints it
+    expect(tip.locator("[data-field=value] dd")).to_have_text("[ 9999., 19998.]", use_inner_text=True)  # as torch prints it
     tab.page.mouse.move(5, 5)
     # Scrubbing every stored step answers at once (the state is folded from checkpoints).
     t0 = time.monotonic()
@@ -276,7 +277,7 @@ def test_a_10000_iteration_loop_stays_responsive_and_is_grouped(playground):
 
 def test_the_lesson_watch_the_graph_grow_runs_and_scrubs_in_both_languages(playground):
     tab = playground
-    tab.testid("lessons").select_option("graph-grow")
+    tab.choose_lesson("graph-grow")
     output = tab.click_run()
     assert "tensor([  4., -18.])" in output and "tensor([ 16., -72.])" in output
     slider = tab.testid("timeline")
@@ -322,7 +323,7 @@ def test_time_travel_states_have_no_axe_violations(playground, lang):
     page = tab.page
     page.locator(f'[data-lang="{lang}"]').click()
     try:
-        tab.testid("lessons").select_option("graph-grow")
+        tab.choose_lesson("graph-grow")
         tab.click_run()
         tab.testid("timeline").fill("12")  # inside the loop: its iteration list shows
         expect(tab.testid("timeline-iteration")).to_be_visible()
