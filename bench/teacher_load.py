@@ -19,20 +19,17 @@ Usage::
 """
 
 import argparse
-import functools
-import http.server
 import json
 import os
 import subprocess
 import sys
 import tempfile
-import threading
 from pathlib import Path
 
 from playwright.sync_api import sync_playwright
 
-from embed_load import PAINT_JS, RUN_JS, evaluate_in_new_frame, first_run_frame, ratio, verdict
-from web_load import BARE_MAIN, BARE_PAGE, BARE_WORKER, CHROMIUM_ARGS, DIST, QuietServer, load_bare, summary
+from embed_load import RUN_JS, evaluate_in_new_frame, first_paint, first_run_frame, ratio, verdict
+from web_load import BARE_MAIN, BARE_PAGE, BARE_WORKER, CHROMIUM_ARGS, DIST, load_bare, serve, summary
 
 REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO / "docs" / "teachers"))
@@ -75,29 +72,6 @@ def build(root, plugins):
     return root / "site"
 
 
-class Quiet(http.server.SimpleHTTPRequestHandler):
-    extensions_map = {**http.server.SimpleHTTPRequestHandler.extensions_map,
-                      ".js": "text/javascript", ".mjs": "text/javascript", ".wasm": "application/wasm"}
-
-    def log_message(self, *args):
-        pass
-
-
-def serve(folder):
-    server = QuietServer(("127.0.0.1", 0), functools.partial(Quiet, directory=str(folder)))
-    threading.Thread(target=server.serve_forever, daemon=True).start()
-    return server, f"http://127.0.0.1:{server.server_address[1]}/"
-
-
-def first_paint(browser, url):
-    context = browser.new_context(viewport=VIEWPORT)
-    page = context.new_page()
-    page.goto(url, wait_until="load")
-    figures = page.evaluate(PAINT_JS)
-    context.close()
-    return figures
-
-
 def first_run(browser, url):
     """ms from the page's navigation start until its first example's first Run has answered."""
     context = browser.new_context(viewport=VIEWPORT)
@@ -131,11 +105,11 @@ def main(argv=None):
         with sync_playwright() as p:
             browser = p.chromium.launch(executable_path=args.chromium, args=CHROMIUM_ARGS)
             for name in sites:  # the browser's first page pays for starting its renderer
-                first_paint(browser, f"{url}{name.split('_')[0]}/site/")
+                first_paint(browser, f"{url}{name.split('_')[0]}/site/", VIEWPORT)
             paints = {name: [] for name in sites}
             for i in range(args.repeat or PAINT_REPEAT):
                 for name in (list(sites) if i % 2 == 0 else list(reversed(sites))):
-                    paints[name].append(first_paint(browser, f"{url}{name.split('_')[0]}/site/"))
+                    paints[name].append(first_paint(browser, f"{url}{name.split('_')[0]}/site/", VIEWPORT))
             bare, runs = [], []
             for i in range(args.repeat or RUN_REPEAT):
                 for kind in (("bare", "run") if i % 2 == 0 else ("run", "bare")):

@@ -116,8 +116,9 @@ class QuietServer(http.server.ThreadingHTTPServer):
             super().handle_error(request, client_address)
 
 
-def serve():
-    server = QuietServer(("127.0.0.1", 0), functools.partial(Handler, directory=str(DIST)))
+def serve(folder=DIST):
+    """Serves ``folder`` (the built site by default) and the bare page on 127.0.0.1; returns (server, url)."""
+    server = QuietServer(("127.0.0.1", 0), functools.partial(Handler, directory=str(folder)))
     threading.Thread(target=server.serve_forever, daemon=True).start()
     return server, f"http://127.0.0.1:{server.server_address[1]}/"
 
