@@ -1,0 +1,162 @@
+"""autograd_py against its NumPy floor, timed in one Python: the same code in CPython and in Pyodide.
+
+``web_workloads.py`` loads this module (with ``fw_torchlike``, ``problems``, ``floors`` and
+``timing``) into the site's Pyodide and also runs it here, in CPython, as a script; both sides
+thus time the same workload sources and the same floors with the same clock and batching.
+
+Usage (CPython; prints JSON)::
+
+    python bench/floor_timing.py --rows W1,W4 [--repeats 11] [--min-time 0.2] [--profile W1]
+"""
+import argparse
+import cProfile
+import json
+import pstats
+import sys
+
+import numpy as np
+
+ROWS = {"W1": "W1", "W2": "W2", "W3-loop": "W3", "W3-vec": "W3", "W4": "W4", "W5": "W5"}
+TOLERANCE = 1e-8  # as bench/run.py's check vs NumPy
+
+
+def _sides(row, size="full"):
+    """The workload's data, reference, and ``(run, to_numpy)`` for autograd_py and for the floor."""
+    import autograd_py
+    import floors
+    import fw_torchlike
+    import problems
+
+    data = problems.make_data(ROWS[row], size)
+    return (problems.reference(ROWS[row], data), fw_torchlike.WORKLOADS[row](autograd_py, data),
+            floors.FLOORS[row](data))
+
+
+def check(row, size="full"):
+    """Errors of both sides, each against the hand-derived reference and against each other.
+
+    Args:
+        row (str): a key of ``ROWS``.
+        size (str): ``"full"`` or ``"tiny"`` (``problems.SIZES``).
+
+    Returns:
+        dict: ``autograd_py``, ``floor`` (each vs ``problems.reference``) and ``autograd_py_vs_floor``,
+        largest errors relative to the largest magnitude of each expected array.
+    """
+    return _checked(row, size)[0]
+
+
+def _checked(row, size="full"):
+    """Runs both sides once (also a warm-up); returns (errors, autograd_py's run, the floor's run)."""
+    import problems
+
+    reference, (ag_run, ag_np), (fl_run, fl_np) = _sides(row, size)
+    got_ag, got_fl = ag_np(ag_run()), fl_np(fl_run())
+    errors = {"autograd_py": problems.max_error(got_ag, reference), "floor": problems.max_error(got_fl, reference),
+              "autograd_py_vs_floor": problems.max_error(got_ag, got_fl)}
+    return errors, ag_run, fl_run
+
+
+def measure(row, repeats=11, min_time=0.2):
+    """Checks, then times autograd_py and its floor on one workload, batches taking turns.
+
+    Each side gets a warm-up and a batch size lasting about ``min_time`` seconds; then ``repeats``
+    rounds of one batch each, the order alternating, so a busy spell hits both alike.
+
+    Args:
+        row (str): a key of ``ROWS``.
+        repeats (int): batches per side.
+        min_time (float): seconds per batch.
+
+    Returns:
+        dict: per side (``autograd_py``, ``floor``) the median, min and max seconds per call, calls
+        per batch and the garbage collector's share; ``ratio`` (of the medians), ``pair_ratios``
+        (round by round), ``errors`` (see :func:`check`) and ``ok`` (all errors within tolerance).
+    """
+    import timing
+
+    errors, ag_run, fl_run = _checked(row)
+    runs = {"autograd_py": ag_run, "floor": fl_run}
+    calls = {name: timing.calls_per_batch(fn, min_time) for name, fn in runs.items()}
+    batches = {name: [] for name in runs}
+    for r in range(repeats):
+        for name in (("autograd_py", "floor") if r % 2 == 0 else ("floor", "autograd_py")):
+            batches[name].append(timing.time_batch(runs[name], calls[name]))
+    result = {name: timing.summarize(batches[name], calls[name]) for name in runs}
+    pairs = [(a / calls["autograd_py"]) / (f / calls["floor"])
+             for (a, _), (f, _) in zip(batches["autograd_py"], batches["floor"])]
+    return {"row": row, **result, "ratio": result["autograd_py"]["median"] / result["floor"]["median"],
+            "pair_ratios": pairs, "errors": errors, "ok": max(errors.values()) <= TOLERANCE,
+            "python": sys.version.split()[0], "numpy": np.__version__}
+
+
+def profile(row, calls=50, top=15):
+    """cProfile of autograd_py's run on one workload, the functions with the most own time.
+
+    Args:
+        row (str): a key of ``ROWS``.
+        calls (int): workload calls profiled (after one unprofiled warm-up).
+        top (int): entries returned.
+
+    Returns:
+        dict: ``calls``, ``total_ms`` (profiled time per call) and ``entries``, each with the
+        function (``file:line(name)``, the file shortened to its package path), ``ncalls``,
+        ``tottime_ms`` and ``cumtime_ms`` per workload call, and ``share`` of the total own time.
+    """
+    _, (run, _), _ = _sides(row)
+    run()
+    profiler = cProfile.Profile()
+    profiler.enable()
+    for _ in range(calls):
+        run()
+    profiler.disable()
+    stats = pstats.Stats(profiler).stats  # (file, line, name) -> (cc, ncalls, tottime, cumtime, callers)
+    total = sum(v[2] for v in stats.values())
+    rows = sorted(stats.items(), key=lambda item: item[1][2], reverse=True)[:top]
+    return {"row": row, "calls": calls, "total_ms": total / calls * 1e3,
+            "entries": [{"function": _label(key), "ncalls": v[1] // calls, "tottime_ms": v[2] / calls * 1e3,
+                         "cumtime_ms": v[3] / calls * 1e3, "share": v[2] / total if total else 0.0}
+                        for key, v in rows]}
+
+
+def _label(key):
+    """``autograd_py/ops/unary.py:12(forward)``: paths from the package (or stdlib) name on, same in both Pythons."""
+    path, line, name = key
+    if path == "~":  # a built-in, e.g. <built-in method numpy...>
+        return name
+    parts = path.replace("\\", "/").split("/")
+    for anchor in ("autograd_py", "numpy", "bench"):
+        if anchor in parts[:-1]:
+            parts = parts[parts.index(anchor):]
+            break
+    else:
+        parts = parts[-1:]
+    return f"{'/'.join(parts)}:{line}({name})"
+
+
+def main(argv=None):
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--rows", default=",".join(ROWS), help="comma-separated rows, e.g. W1,W3-loop")
+    parser.add_argument("--repeats", type=int, default=11)
+    parser.add_argument("--min-time", type=float, default=0.2)
+    parser.add_argument("--profile", default="", help="rows to profile instead of timing them")
+    parser.add_argument("--profile-calls", type=int, default=50)
+    parser.add_argument("--top", type=int, default=15)
+    parser.add_argument("--library", help="folder to import autograd_py from (default: this checkout)")
+    args = parser.parse_args(argv)
+    if args.library:
+        sys.path.insert(0, args.library)
+    if args.profile:
+        out = [profile(r, args.profile_calls, args.top) for r in args.profile.split(",")]
+    else:
+        out = [measure(r, args.repeats, args.min_time) for r in args.rows.split(",")]
+    print(json.dumps(out))
+    return 0
+
+
+if __name__ == "__main__":
+    from pathlib import Path
+
+    _here = Path(__file__).resolve().parent
+    sys.path[:0] = [str(_here), str(_here.parent)]  # the bench modules, and autograd_py from this checkout
+    sys.exit(main())
