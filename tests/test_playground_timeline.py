@@ -3,6 +3,7 @@ import json
 
 from autograd_py.ops import base
 from autograd_py.playground.session import Session
+from autograd_py.playground.timeline_export import resolved
 
 LOOP = """import torch
 x = torch.tensor([1., 2.], requires_grad=True)
@@ -51,7 +52,7 @@ c = Sq.apply(b)
 
 def test_steps_backward_step_and_grads_per_step():
     r = Session(timeline=True).run(LOOP)
-    tl = r["timeline"]
+    tl = resolved(r["timeline"])
     steps = tl["steps"]
     # 3 lines, 3 iterations of 2 steps, the check that ends the loop, 2 lines, the backward pass.
     assert tl["total_steps"] == len(steps) == 3 + 6 + 1 + 2 + 1
@@ -79,7 +80,7 @@ def test_a_10000_iteration_loop_is_grouped():
     code = "import torch\nw = torch.ones(2, requires_grad=True)\nt = 0\nfor i in range(10000):\n    t = t + i\n" \
            "loss = (w * t).sum()\nloss.backward()\n"
     r = Session(timeline=True).run(code)
-    tl = r["timeline"]
+    tl = resolved(r["timeline"])
     assert tl["total_steps"] == 3 + 2 * 10000 + 1 + 3
     assert tl["stored_steps"] < 60
     (group,) = tl["groups"]
@@ -130,3 +131,19 @@ y.view(-1).sum().backward()
     made = sorted((n["name"], n["line"]) for n in r["timeline"]["nodes"])
     assert made == [("AddmmBackward0", 6), ("SliceBackward0", 5), ("SumBackward0", 7), ("TBackward0", 5),
                     ("TBackward0", 6), ("TBackward0", 6), ("ViewBackward0", 7)]
+
+
+def test_steps_share_a_tensors_row_while_it_is_unchanged():
+    code = ("import torch\na = torch.ones(100)\nb = torch.zeros(3, requires_grad=True)\n"
+            "for i in range(3):\n    for p in (a, b):\n        q = p\n")
+    tl = Session(timeline=True).run(code)["timeline"]
+    first = {}
+    for step in tl["steps"]:
+        for name, ref in step["vars"].items():
+            first.setdefault(name, ref)
+    rows = [s["vars"][name] for s in tl["steps"] for name in ("p", "q") if name in s["vars"]]
+    assert len(rows) == 12 and set(rows) == {first["a"], first["b"]} and first["a"] != first["b"]
+    a = tl["tensors"][first["a"]]
+    assert a["shape"] == [100] and tl["previews"][a["value"]]["truncated"]
+    assert len(tl["tensors"]) == 2 and len(tl["previews"]) == 2  # each summary and preview sent once
+    json.dumps(tl)

@@ -10,6 +10,7 @@ import pytest
 
 from autograd_py.playground import timeline as timeline_module, timeline_state
 from autograd_py.playground.session import Session
+from autograd_py.playground.timeline_export import resolved
 
 ERRORS = {
     "name_in_loop": "import torch\nx = torch.ones(2)\nfor i in range(3):\n    y = x * i\n    if i == 2:\n"
@@ -138,7 +139,7 @@ def test_a_failing_recorder_leaves_the_run_alone(monkeypatch):
 
 def test_large_tensors_keep_16_values_and_their_statistics():
     code = "import torch\nx = torch.arange(100.).reshape(10, 10)\nm = torch.tensor([True, False] * 40)\n"
-    steps = Session(timeline=True).run(code)["timeline"]["steps"]
+    steps = resolved(Session(timeline=True).run(code)["timeline"])["steps"]
     x = steps[1]["vars"]["x"]["value"]
     assert x == {"shape": [10, 10], "values": [float(i) for i in range(16)], "truncated": True,
                  "min": 0.0, "max": 99.0, "mean": 49.5}
@@ -148,7 +149,7 @@ def test_large_tensors_keep_16_values_and_their_statistics():
 
 def test_a_write_through_data_shows_for_small_tensors():
     code = "import torch\nw = torch.ones(2, requires_grad=True)\nw.data[0] = 5.\nw.data.mul_(2)\n"
-    steps = Session(timeline=True).run(code)["timeline"]["steps"]
+    steps = resolved(Session(timeline=True).run(code)["timeline"])["steps"]
     assert [s["vars"]["w"]["value"]["values"] for s in steps[2:]] == [[5.0, 1.0], [10.0, 2.0]]
 
 
@@ -168,7 +169,7 @@ def test_a_run_over_the_budget_rests_and_its_last_step_holds_the_end_state(monke
     monkeypatch.setattr(timeline_module, "STEP_BUDGET", 100)
     rested = Session(timeline=True).run(REST)
     assert rested["stdout"] == full["stdout"] == "tensor([150., 150.])\n"
-    tl, whole = rested["timeline"], full["timeline"]
+    tl, whole = resolved(rested["timeline"]), full["timeline"]
     assert whole["rested_after"] is None and tl["rested_after"] == 100
     # Every statement is still counted; the step left open at the budget covers the rest.
     assert tl["total_steps"] == whole["total_steps"]

@@ -12,6 +12,7 @@ import pytest
 
 from autograd_py.playground import timeline as timeline_module
 from autograd_py.playground.session import Session
+from autograd_py.playground.timeline_export import resolved
 from autograd_py.playground.timeline_state import small
 
 STRAIGHT = ["""import torch
@@ -159,7 +160,7 @@ def _statement_ends(code):
 
 @pytest.mark.parametrize("code", STRAIGHT)
 def test_each_step_is_the_code_cut_after_its_line(code):
-    export = Session(timeline=True).run(code)["timeline"]
+    export = resolved(Session(timeline=True).run(code)["timeline"])
     ends = _statement_ends(code)
     lines = code.splitlines(True)
     checked = 0
@@ -199,7 +200,7 @@ def _stopped_at(code, step, monkeypatch):
 
 @pytest.mark.parametrize("code", LOOPS)
 def test_each_stored_step_of_a_loop_is_the_run_stopped_there(code, monkeypatch):
-    export = Session(timeline=True).run(code)["timeline"]
+    export = resolved(Session(timeline=True).run(code)["timeline"])
     numbers = [s["step"] for s in export["steps"]]
     if len(numbers) < export["total_steps"]:  # folded iterations: their next stored step sums them up
         assert any(s.get("after_elided") for s in export["steps"])

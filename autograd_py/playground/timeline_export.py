@@ -5,17 +5,26 @@ from . import graph
 
 
 def export(timeline):
-    """The page's JSON: ``{"steps", "total_steps", "groups", "nodes", "lines", ...}``.
+    """The page's JSON: ``{"steps", "total_steps", "groups", "nodes", "lines", "tensors", "previews", ...}``.
+
+    A step's ``vars`` map names to indices into ``tensors`` (None: unbound), and its ``grads`` map
+    tensor ids to indices into ``previews`` (None: cleared); a tensor row's ``value`` and ``grad``
+    are indices into ``previews`` too. The recorder summarises a tensor once per change and hands
+    the same summary to every name and step that shows it unchanged (``p = W1`` in a loop), so a
+    summary is sent once however many steps repeat it: W2's JSON was 758 kB with a copy per step.
 
     A node alive now has the id ``graph.export`` gives it; one made where a dead node was has its
     own (see ``timeline_state.NodeIds``). ``error`` says why recording stopped, if it did.
     """
     rename = timeline.node_id.renames()
+    table = _Table(rename)
     steps = []
     lines = {}
     for s in timeline.steps:
         d = s["delta"]
-        row = {**s, "nodes": d["nodes"], "grads": d["grads"], "saved": d["saved"], "vars": d["vars"]}
+        row = {**s, "nodes": d["nodes"], "saved": d["saved"],
+               "grads": {tid: table.preview(g) for tid, g in d["grads"].items()},
+               "vars": {name: table.tensor(v) for name, v in d["vars"].items()}}
         del row["delta"]
         if rename:
             row.update(_renamed(row, rename))
@@ -24,7 +33,7 @@ def export(timeline):
             mark = lines.setdefault(str(s["line"]), {"nodes": 0, "backward": 0})
             mark["nodes"] += len(d["nodes"])
             mark["backward"] += s["kind"] != "line"
-    nodes = [{k: v for k, v in r.items() if k != "_ref"} for r in timeline.node_rows.values()]
+    nodes = [{k: v for k, v in r.items() if k[0] != "_"} for r in timeline.node_rows.values()]
     if rename:
         for r in nodes:
             r["id"] = rename.get(r["id"], r["id"])
@@ -32,7 +41,50 @@ def export(timeline):
     return {"steps": steps, "total_steps": timeline.total, "stored_steps": len(steps), "limit": timeline.limit,
             "groups": timeline.groups, "groups_dropped": timeline.groups_dropped, "nodes": nodes,
             "nodes_dropped": timeline.nodes_dropped, "lines": lines, "error": timeline.error,
-            "rested_after": timeline.rested_after}
+            "rested_after": timeline.rested_after, "tensors": table.tensors, "previews": table.previews}
+
+
+class _Table:
+    """The export's shared rows: each summary (by identity: the recorder reuses an unchanged one)
+    and each value preview gets an index the first time a step names it."""
+
+    def __init__(self, rename):
+        self.rename = rename
+        self.tensors, self.previews = [], []
+        self._tensor_at, self._preview_at = {}, {}
+        # The summaries must stay alive while their ids index the table: the steps hold them.
+
+    def preview(self, small):
+        if small is None:
+            return None
+        at = self._preview_at.get(id(small))
+        if at is None:
+            at = self._preview_at[id(small)] = len(self.previews)
+            self.previews.append(small)
+        return at
+
+    def tensor(self, summary):
+        if summary is None:
+            return None
+        at = self._tensor_at.get(id(summary))
+        if at is None:
+            at = self._tensor_at[id(summary)] = len(self.tensors)
+            fn = summary["grad_fn_id"]
+            self.tensors.append({**summary, "grad_fn_id": self.rename.get(fn, fn),
+                                 "value": self.preview(summary["value"]), "grad": self.preview(summary["grad"])})
+        return at
+
+
+def resolved(exported):
+    """``export``'s JSON with each step's ``vars`` and ``grads`` holding their rows, not indices
+    (a copy; for tests and readers that want a step on its own)."""
+    previews = exported["previews"]
+    tensors = [{**t, "value": None if t["value"] is None else previews[t["value"]],
+                "grad": None if t["grad"] is None else previews[t["grad"]]} for t in exported["tensors"]]
+    steps = [{**s, "vars": {n: None if i is None else tensors[i] for n, i in s["vars"].items()},
+              "grads": {t: None if i is None else previews[i] for t, i in s["grads"].items()}}
+             for s in exported["steps"]]
+    return {**exported, "steps": steps}
 
 
 def inspect(timeline, name, step):
@@ -51,15 +103,12 @@ def inspect(timeline, name, step):
 
 
 def _renamed(row, rename):
-    """What of a step's ``nodes``, ``saved`` and ``vars`` names a renamed node, renamed (copies)."""
+    """What of a step's ``nodes`` and ``saved`` names a renamed node, renamed (copies)."""
     renamed = {}
     if any(n in rename for n in row["nodes"]):
         renamed["nodes"] = [rename.get(n, n) for n in row["nodes"]]
     if any(n in rename for n in row["saved"]):
         renamed["saved"] = {rename.get(n, n): states for n, states in row["saved"].items()}
-    if any(v is not None and v["grad_fn_id"] in rename for v in row["vars"].values()):
-        renamed["vars"] = {name: v if v is None or v["grad_fn_id"] not in rename else
-                           {**v, "grad_fn_id": rename[v["grad_fn_id"]]} for name, v in row["vars"].items()}
     return renamed
 
 

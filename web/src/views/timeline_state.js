@@ -12,10 +12,16 @@ import { num, shapeText } from "./dom.js";
  */
 export function indexTimeline(timeline, graph) {
   const steps = timeline.steps;
+  // Steps name their tensor rows and previews by index (timeline_export.export shares them).
+  const previews = timeline.previews || [];
+  const tensors = (timeline.tensors || []).map((row) => ({ ...row,
+    value: row.value == null ? null : previews[row.value], grad: row.grad == null ? null : previews[row.grad] }));
+  const tables = { tensors, previews };
   const born = new Map(); // drawn node id -> step number that made it
   for (const row of timeline.nodes) born.set(row.id, row.step);
   for (const step of steps) {
-    for (const summary of Object.values(step.vars)) {
+    for (const ref of Object.values(step.vars)) {
+      const summary = ref == null ? null : tensors[ref];
       if (summary && !born.has(summary.id)) born.set(summary.id, step.step);
     }
   }
@@ -28,10 +34,10 @@ export function indexTimeline(timeline, graph) {
   let state = emptyState();
   steps.forEach((step, index) => {
     if (index % CHECKPOINT === 0) checkpoints.push(copyState(state));
-    state = applyDelta(state, step);
+    state = applyDelta(state, step, tables);
   });
   const rows = new Map(timeline.nodes.map((row) => [row.id, row]));
-  return { timeline, graph, steps, born, checkpoints, rows, finalIds: new Map(graph.nodes.map((n) => [n.id, n])) };
+  return { timeline, graph, steps, tables, born, checkpoints, rows, finalIds: new Map(graph.nodes.map((n) => [n.id, n])) };
 }
 
 const CHECKPOINT = 64;
@@ -46,10 +52,11 @@ function copyState(state) {
   return { grads: new Map(state.grads), saved, tensors: new Map(state.tensors), names: new Map(state.names) };
 }
 
-function applyDelta(state, step) {
-  for (const [id, grad] of Object.entries(step.grads)) state.grads.set(id, grad);
+function applyDelta(state, step, { tensors, previews }) {
+  for (const [id, grad] of Object.entries(step.grads)) state.grads.set(id, grad == null ? null : previews[grad]);
   for (const [id, states] of Object.entries(step.saved)) state.saved.set(id, { ...(state.saved.get(id) || {}), ...states });
-  for (const [name, summary] of Object.entries(step.vars)) {
+  for (const [name, ref] of Object.entries(step.vars)) {
+    const summary = ref == null ? null : tensors[ref];
     if (summary) state.tensors.set(summary.id, summary);
     if (summary) state.names.set(name, summary);
     else state.names.delete(name);
@@ -62,10 +69,10 @@ function applyDelta(state, step) {
  * @returns {{step: object, visible: Set<string>, freed: Set<string>, grads: Map, tensors: Map, saved: Map}}
  */
 export function stateAt(index, indexed) {
-  const { steps, born, checkpoints, graph } = indexed;
+  const { steps, born, checkpoints, graph, tables } = indexed;
   const base = Math.floor(index / CHECKPOINT);
   const state = copyState(checkpoints[base]);
-  for (let i = base * CHECKPOINT; i <= index; i += 1) applyDelta(state, steps[i]);
+  for (let i = base * CHECKPOINT; i <= index; i += 1) applyDelta(state, steps[i], tables);
   const step = steps[index];
   const last = index === steps.length - 1;
   const visible = new Set();
