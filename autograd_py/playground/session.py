@@ -44,6 +44,7 @@ from .freed_help import FreeingCalls, freed_tensor_ids
 from .quick_fixes import for_error, torch_name, with_comment
 from .provenance import Provenance
 from .timeline import Timeline
+from .timeline_past import describe_at
 
 EDITOR_FILENAME = "<editor>"
 CONSOLE_FILENAME = "<console>"
@@ -248,6 +249,8 @@ class Session:
         if kind == "inspect":
             return self.inspect(request.get("name"), request.get("step"))
         if kind == "describe":
+            if isinstance(request.get("step"), int) and self._timeline is not None:  # the slider is back
+                return describe_at(self.namespace, self._timeline, request.get("node"), request["step"])
             return describe(self.namespace, request.get("node"))
         if kind == "compare_modes":
             return self.compare_modes(request.get("function"), request.get("input"))

@@ -383,7 +383,7 @@ class Timeline:
             self.node_rows[nid] = {"id": nid, "name": type(node).__name__, **prov,
                                    "step": self.total,
                                    "next": [self.node_id(n) if n is not None else None for n, _ in node.next_functions],
-                                   "_ref": weakref.ref(node)}
+                                   "_ref": weakref.ref(node), "_cls": type(node)}
             delta["nodes"].append(nid)
             if node._vars:
                 self.state.watch(node)

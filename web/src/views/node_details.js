@@ -4,6 +4,7 @@
 // backward formula are only sent on demand.
 
 import { fill, h, shapeText } from "./dom.js";
+import { preview } from "./timeline_state.js";
 
 const STATE_KEYS = { alive: "stateAlive", freed: "stateFreed", modified: "stateModified" };
 
@@ -21,7 +22,8 @@ export class NodeDetails {
   /**
    * @param {HTMLElement} element the aside to fill
    * @param {object} hooks
-   * @param {(id: string) => Promise<object>} hooks.describe asks Python for a node's details
+   * @param {(id: string, step: number|null) => Promise<object>} hooks.describe asks Python for a
+   *     node's details (at a timeline step, when given)
    * @param {(name: string) => void} hooks.useAsRoot
    * @param {(name: string) => void} hooks.useAsInput
    * @param {() => void} hooks.onClose
@@ -36,7 +38,7 @@ export class NodeDetails {
 
   setStrings(t) {
     this.t = t;
-    if (this.current) this.show(this.current.node, this.current.graph);
+    if (this.current) this.show(this.current.node, this.current.graph, this.current.step);
   }
 
   hide() {
@@ -45,14 +47,19 @@ export class NodeDetails {
     fill(this.element, );
   }
 
-  /** Shows a node of `graph` (the graph JSON it came from). */
-  async show(node, graph) {
+  /**
+   * Shows a node of `graph` (the graph JSON it came from).
+   * @param {number|null} [step] the timeline's step when it is not the run's last: the node as
+   *     recorded then (a tensor row of that step; Python folds a grad_fn's states to it)
+   */
+  async show(node, graph, step = null) {
     if (!node) return this.hide();
-    this.current = { node, graph };
+    this.current = { node, graph, step };
     this.element.hidden = false;
     const t = this.t;
     const head = h("div", { class: "details-head" },
       h("h3", { text: node.kind === "tensor" ? node.names.join(", ") : node.name || node.id }),
+      step != null ? h("span", { class: "muted details-at", "data-testid": "details-at", text: t.tlDetailsAt(step) }) : null,
       h("button", { type: "button", class: "icon", title: t.close, "aria-label": t.close, text: "×",
         onclick: () => this.hooks.onClose() }));
     if (node.kind === "tensor") return fill(this.element, head, ...this.tensorBody(node));
@@ -63,12 +70,24 @@ export class NodeDetails {
     if (node.kind === "cut") return fill(this.element, head, h("p", { text: t.dCut }));
     fill(this.element, head, h("p", { class: "muted", text: t.detailsLoading }));
     const ticket = ++this.request;
-    const reply = await this.hooks.describe(node.id);
+    const reply = await this.hooks.describe(node.id, step);
     if (ticket !== this.request || !this.current || this.current.node !== node) return undefined;
     if (!reply.ok) return fill(this.element, head, h("p", { class: "error", text: reply.error.message }));
     const info = reply.node;
     const body = info.kind === "accumulate" ? this.accumulateBody(info) : this.gradFnBody(info);
-    return fill(this.element, head, ...body);
+    return fill(this.element, head, info.gone ? h("p", { class: "muted", text: t.tlDetailsGone }) : null, ...body);
+  }
+
+  /** The selected node does not exist at the timeline's `step` (the panel stays where it is). */
+  showAbsent(step) {
+    this.current = null;
+    this.request += 1; // an answer still on its way is for another step
+    this.element.hidden = false;
+    fill(this.element, h("div", { class: "details-head" },
+      h("span", { class: "muted details-at", "data-testid": "details-at", text: this.t.tlDetailsAt(step) }),
+      h("button", { type: "button", class: "icon", title: this.t.close, "aria-label": this.t.close, text: "×",
+        onclick: () => this.hooks.onClose() })),
+    h("p", { class: "muted", "data-testid": "details-absent", text: this.t.tlDetailsAbsent }));
   }
 
   tensorBody(node) {
@@ -122,10 +141,10 @@ export class NodeDetails {
 
   accumulateBody(info) {
     const t = this.t;
-    const grad = info.variable_grad ? info.variable_grad.text : "None";
+    const grad = info.variable_grad ? preview(info.variable_grad).text : "None";
     return [
       field(t.dVariable, (info.variable_names || []).join(", ") || "—"),
-      block(t.dGrad, grad),
+      block(t.dGrad, grad, "details-grad"),
       info.hooks ? h("p", { class: "muted", text: t.dHooks(info.hooks) }) : null,
     ];
   }

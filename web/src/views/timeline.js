@@ -88,6 +88,7 @@ export class Timeline {
         if (!this.state || !this.indexed) return;
         this.marks.markStep(this.state.step.line);
         this.views.grads.showTensors(this.tensors, { last: this.state.last });
+        this.views.refreshDetails(); // a selected node's details follow the step
       });
     }
   }
@@ -105,12 +106,14 @@ export class Timeline {
       view.setTimeline(null);
       view.render(final, { failed: this.views.state.failed, keepView: true });
     };
+    this.stepGraph = null;
     if (state.last) {
       showFinal();
       view.setTimeline(null);
       return final.tensors;
     }
     const { graph, subset } = graphAt(state, this.indexed);
+    this.stepGraph = graph;
     if (subset) {
       showFinal();
       view.setTimeline({ visible: new Set(graph.nodes.map((node) => node.id)), freed: state.freed });
@@ -141,6 +144,16 @@ export class Timeline {
     this.views.showTab("steps");
     const tab = document.getElementById("tab-steps");
     if (tab) tab.focus();
+  }
+
+  /**
+   * The node `id` as drawn at the slider's step, when that is not the run's last (its details are
+   * then asked for at the step; node is null when the step does not draw it), else null.
+   * @returns {{node: object|null, step: number}|null}
+   */
+  pastNode(id) {
+    if (!this.state || this.state.last || !this.stepGraph) return null;
+    return { node: this.stepGraph.nodes.find((n) => n.id === id) || null, step: this.state.step.step };
   }
 
   /** A graph node was selected (null: none): the editor marks the line that made it. */

@@ -41,7 +41,7 @@ export class Views {
       t, onSelect: (id) => this.select(id), onFix: (fix) => hooks.applyFix(fix), busy: () => hooks.busy(),
     });
     this.details = new NodeDetails(this.graph.details, {
-      describe: (id) => hooks.request("describe", { node: id }, { quiet: true }),
+      describe: (id, step) => hooks.request("describe", step == null ? { node: id } : { node: id, step }, { quiet: true }),
       useAsRoot: (name) => { this.backward.setRoot(name); this.showTab("backward"); },
       useAsInput: (name) => { this.backward.setInput(name); this.showTab("backward"); },
       onClose: () => this.graph.select(null),
@@ -186,11 +186,14 @@ export class Views {
     // A timeline step may draw nodes freed by the run's end: they link to their line, without details.
     const drawn = this.graph.graph || graph;
     this.timeline.selectNode(id && drawn ? drawn.nodes.find((n) => n.id === id) : null);
-    const node = id && graph ? graph.nodes.find((n) => n.id === id) : null;
+    // Scrubbed back, the details are the node's as the timeline recorded them at the step.
+    const past = id ? this.timeline.pastNode(id) : null;
+    const node = past ? past.node : id && graph ? graph.nodes.find((n) => n.id === id) : null;
+    if (past && !node) return this.details.showAbsent(past.step); // not made yet, or gone, then
     if (!node) return this.details.hide();
     // Clicking a tensor that requires grad also makes it the backward root.
-    if (node.kind === "tensor" && node.requires_grad) this.backward.setRoot(node.names[0]);
-    return this.details.show(node, graph);
+    if (node.kind === "tensor" && node.requires_grad && !past) this.backward.setRoot(node.names[0]);
+    return this.details.show(node, graph, past ? past.step : null);
   }
 
   refreshDetails() {

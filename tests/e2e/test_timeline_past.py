@@ -1,0 +1,53 @@
+"""Time travel (issue 12): a node's details at a past timeline step (saved tensors' states, grads)."""
+
+from playwright.sync_api import expect
+from test_timeline import TEN_LINES
+
+
+def test_node_details_follow_the_timelines_step(playground):
+    tab = playground
+    assert tab.run(TEN_LINES)["ok"]
+    slider = tab.testid("timeline")
+    graph = tab.page.locator("[data-testid=graph]")
+    details = tab.testid("node-details")
+    at = details.locator("[data-testid=details-at]")
+    # Step 6 is line 6 before its pass: line 4's MulBackward0 still holds its saved tensors.
+    slider.fill("6")
+    graph.locator("g.node[data-line='4'][data-name=MulBackward0]").click()
+    expect(at).to_have_text("as at step 6 of the timeline")
+    saved = details.locator("[data-testid=saved-tensors] li")
+    expect(saved).to_have_count(2)
+    expect(details.locator("li.saved-alive")).to_have_count(2)
+    # The details follow the slider: step 7 is the pass, which frees them.
+    slider.fill("7")
+    expect(at).to_have_text("as at step 7 of the timeline")
+    expect(details.locator("li.saved-freed")).to_have_count(2)
+    # x's AccumulateGrad: no .grad before the pass, x.grad after it, zeroed by line 7.
+    slider.fill("6")
+    graph.locator("g.node[data-name=AccumulateGrad][data-line='2']").click()
+    grad = details.locator("[data-testid=details-grad]")
+    expect(grad).to_have_text("None")
+    slider.fill("7")
+    expect(grad).to_have_text("[3., 4.]")
+    slider.fill("8")
+    expect(grad).to_have_text("[0., 0.]")
+    # A tensor: its value and .grad as recorded then.
+    graph.locator("g.node[data-name=x]").click()
+    expect(at).to_have_text("as at step 8 of the timeline")
+    expect(grad).to_have_text("[0., 0.]")
+    slider.fill("6")
+    expect(grad).to_contain_text("None")
+    # A node the step does not draw yet: said so, the selection kept for later steps.
+    graph.locator("g.node[data-name=MulBackward0][data-line='4']").click()
+    slider.fill("3")
+    expect(details.locator("[data-testid=details-absent]")).to_be_visible()
+    # The run's last step: the details as the run ends, without a step note.
+    slider.fill("12")
+    expect(at).to_have_count(0)
+    expect(details.locator("li.saved-freed")).to_have_count(2)
+    try:
+        tab.page.locator("[data-lang=zh]").click()
+        slider.fill("6")
+        expect(at).to_have_text("时间线第 6 步时的状态")
+    finally:
+        tab.page.locator("[data-lang=en]").click()
