@@ -21,6 +21,7 @@ Usage::
 """
 import argparse
 import functools
+import hashlib
 import json
 import os
 import subprocess
@@ -39,8 +40,8 @@ from worker import MALLOC_TOP_PAD
 
 HERE = Path(__file__).resolve().parent
 SOURCES = ("problems.py", "fw_torchlike.py", "floors.py", "timing.py", "floor_timing.py")
-LABELS = {"W1": "1000-op chain on 4 elements", "W2": "MLP 64×784→128→10 step", "W3-loop": "64×64 Jacobian, 64 VJPs",
-          "W3-vec": "64×64 Jacobian, vectorized", "W4": "micrograd MLP, scalars", "W5": "2nd derivative, n=1000"}
+LABELS = {"W1": "1000-op chain on 4 elements", "W2": "MLP 64×784→128→10 step",
+          "W3-loop": "64×64 Jacobian, 64 VJPs", "W3-vec": "64×64 Jacobian, vectorized", "W4": "micrograd MLP, scalars", "W5": "2nd derivative, n=1000"}
 TARGETS = {"W4": 6.0}  # issue 13: within 3x of the floor in the browser, W4 within 6x
 DEFAULT_TARGET = 3.0
 
@@ -147,6 +148,23 @@ def unpack_wheel(dist, folder):
     return str(folder)
 
 
+def differs_from_head(library):
+    """The wheel's autograd_py sources that differ from the checkout's HEAD (uncommitted edits built in).
+
+    Args:
+        library (str): the unpacked wheel.
+
+    Returns:
+        list: paths, empty when the measured library is HEAD's.
+    """
+    listing = subprocess.run(["git", "ls-tree", "-r", "HEAD", "autograd_py"], cwd=HERE.parent, capture_output=True,
+                             text=True, check=False).stdout
+    committed = {line.split("\t")[1]: line.split()[2] for line in listing.splitlines()}
+    built = {p.relative_to(library).as_posix(): p.read_bytes() for p in Path(library).rglob("autograd_py/**/*.py")}
+    blob = {path: hashlib.sha1(b"blob %d\0" % len(data) + data).hexdigest() for path, data in built.items()}
+    return sorted(path for path in set(built) | set(committed) if blob.get(path) != committed.get(path))
+
+
 def cpython(args):
     """Runs ``floor_timing.py`` with ``args`` in a fresh CPython, set up as bench/run.py's workers."""
     env = dict(os.environ, MALLOC_TOP_PAD_=str(MALLOC_TOP_PAD))
@@ -188,16 +206,22 @@ def report(figures):
         cells.append("ok" if all(oks) else f"WRONG ({worst:.1e})")
         lines.append("| " + " | ".join(cells) + " |")
     env = figures["environment"]
+    changed = env.get("wheel_differs_from_head")
+    cp_row = next((r for r in rows if "cpython" in r), None)
     lines += ["", f"Pyodide {env['pyodide']} (Python {rows[0]['pyodide']['python']}, NumPy "
               f"{rows[0]['pyodide']['numpy']}) in {env['browser']}, crossOriginIsolated {env['isolated']}; "
-              f"site built from git {str(env['git_commit'])[:7]} at {env['built_at']}; "
+              f"site built from git {str(env['git_commit'])[:7]} at {env['built_at']}"
+              f"{' with local changes to ' + ', '.join(changed) if changed else ''}; "
+              f"{'CPython ' + cp_row['cpython']['python'] + '; ' if cp_row else ''}"
               f"{env['repeats']} batches of ≥ {env['min_time']} s per side, medians; "
               f"load average {env['load_before']} → {env['load_after']}."]
     for p in figures.get("profiles", []):
         cp = {e["function"]: e for e in p["cpython"]["entries"]} if "cpython" in p else {}
-        total = f"; CPython {p['cpython']['total_ms']:.2f} ms" if cp else ""
-        lines += ["", f"Pyodide cProfile of autograd_py on {p['row']} ({p['calls']} calls; own time per call "
-                  f"under the profiler {p['total_ms']:.2f} ms{total}), by own time:", "",
+        total = (f"; CPython {p['cpython']['total_ms']:.2f} ms, {p['cpython']['plain_ms']:.2f} ms without it"
+                 if cp else "")
+        lines += ["", f"Pyodide cProfile of autograd_py on {p['row']} ({p['calls']} calls; time per call "
+                  f"under the profiler {p['total_ms']:.2f} ms, {p['plain_ms']:.2f} ms without it{total}), "
+                  "by own time:", "",
                   "| function | calls per run | own ms per run | share | cumulative ms | CPython own ms, share |",
                   "|---|---|---|---|---|---|"]
         for e in p["entries"]:
@@ -227,6 +251,9 @@ def main(argv=None):
 
     library = tempfile.TemporaryDirectory(prefix="web-workloads-")
     wheel_args = ["--library", unpack_wheel(DIST, library.name)]
+    changed = differs_from_head(library.name)
+    if changed:
+        print(f"warning: the site's wheel is not HEAD's autograd_py: {', '.join(changed)}", file=sys.stderr)
     server, url = serve_isolated(DIST)
     load_before = os.getloadavg()[0]
     results, profiles = [], []
@@ -261,6 +288,7 @@ def main(argv=None):
     library.cleanup()
     figures = {"rows": results, "profiles": profiles,
                "environment": {**info, "browser": f"Chromium {version}", "repeats": args.repeats,
+                               "wheel_differs_from_head": changed,
                                "min_time": args.min_time, "load_before": round(load_before, 2),
                                "load_after": round(os.getloadavg()[0], 2),
                                "measured_at": time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime())}}
