@@ -17,16 +17,18 @@ import sys
 
 import numpy as np
 
+import floors
+import fw_torchlike
+import problems
+import timing
+
 ROWS = {"W1": "W1", "W2": "W2", "W3-loop": "W3", "W3-vec": "W3", "W4": "W4", "W5": "W5"}
 TOLERANCE = 1e-8  # as bench/run.py's check vs NumPy
 
 
 def _sides(row, size="full"):
     """The workload's data, reference, and ``(run, to_numpy)`` for autograd_py and for the floor."""
-    import autograd_py
-    import floors
-    import fw_torchlike
-    import problems
+    import autograd_py  # at first use: main() may first put the site's wheel (--library) on the path
 
     data = problems.make_data(ROWS[row], size)
     return (problems.reference(ROWS[row], data), fw_torchlike.WORKLOADS[row](autograd_py, data),
@@ -49,8 +51,6 @@ def check(row, size="full"):
 
 def _checked(row, size="full"):
     """Runs both sides once (also a warm-up); returns (errors, autograd_py's run, the floor's run)."""
-    import problems
-
     reference, (ag_run, ag_np), (fl_run, fl_np) = _sides(row, size)
     got_ag, got_fl = ag_np(ag_run()), fl_np(fl_run())
     errors = {"autograd_py": problems.max_error(got_ag, reference), "floor": problems.max_error(got_fl, reference),
@@ -74,8 +74,6 @@ def measure(row, repeats=11, min_time=0.2):
         per batch and the garbage collector's share; ``ratio`` (of the medians), ``pair_ratios``
         (round by round), ``errors`` (see :func:`check`) and ``ok`` (all errors within tolerance).
     """
-    import timing
-
     errors, ag_run, fl_run = _checked(row)
     runs = {"autograd_py": ag_run, "floor": fl_run}
     calls = {name: timing.calls_per_batch(fn, min_time) for name, fn in runs.items()}
@@ -105,8 +103,6 @@ def profile(row, calls=50, top=15):
         function (``file:line(name)``, the file shortened to its package path), ``ncalls``,
         ``tottime_ms`` and ``cumtime_ms`` per workload call, and ``share`` of the total own time.
     """
-    import timing
-
     _, (run, _), _ = _sides(row)
     run()
     # Without the profiler first: its per-call hook costs more in Pyodide (each clock read goes
