@@ -192,47 +192,49 @@ def run_backward(roots, root_grads, keep_graph, create_graph, inputs=None, accum
         while ready:
             node = heappop(ready)[2]
             grads = buffers.pop(node)
-            early = False
-            if node._pre_hooks or node._retain_grad_refs:
-                if captures and not accumulate and _runs_on(node, needed):
-                    # PyTorch captures the gradient of a node it goes on to run before its tensor hooks
-                    early = _capture(node, grads, captures, captured, inputs, accumulate, needed) or True
-                grads = run_tensor_pre_hooks(node, grads, listener)
-            if captures and not early:
-                # backward(inputs=...) runs a leaf's accumulator, hooks included; grad() only captures.
-                leaf_run = accumulate and node.__class__ is AccumulateGrad
-                if leaf_run and node._node_pre_hooks:
+            if (captures or node._pre_hooks or node._retain_grad_refs or node._node_pre_hooks
+                    or node.__class__ is AccumulateGrad):
+                # the rare steps, tested once together: most nodes have no hooks and are no leaf
+                early = False
+                if node._pre_hooks or node._retain_grad_refs:
+                    if captures and not accumulate and _runs_on(node, needed):
+                        # PyTorch captures the gradient of a node it goes on to run before its tensor hooks
+                        early = _capture(node, grads, captures, captured, inputs, accumulate, needed) or True
+                    grads = run_tensor_pre_hooks(node, grads, listener)
+                if captures and not early:
+                    # backward(inputs=...) runs a leaf's accumulator, hooks included; grad() only captures.
+                    leaf_run = accumulate and node.__class__ is AccumulateGrad
+                    if leaf_run and node._node_pre_hooks:
+                        grads = run_pre_hooks(node, grads)
+                    if _capture(node, grads, captures, captured, inputs, accumulate, needed):
+                        if leaf_run and node._hooks:
+                            run_post_hooks(node, [], grads)
+                        if not keep_graph:
+                            node._release()
+                        continue
+                if node._node_pre_hooks:
                     grads = run_pre_hooks(node, grads)
-                if _capture(node, grads, captures, captured, inputs, accumulate, needed):
-                    if leaf_run and node._hooks:
-                        run_post_hooks(node, [], grads)
-                    if not keep_graph:
-                        node._release()
+                if node.__class__ is AccumulateGrad:
+                    if inputs is None:
+                        node._apply(grads)
+                        if node._hooks:
+                            run_post_hooks(node, [], grads)
+                        if listener is not None:
+                            listener({"event": "accumulate", "node": id(node), "name": node.name(),
+                                      "grad": grads[0], "variable": id(node.variable)})
                     continue
-            if node._node_pre_hooks:
-                grads = run_pre_hooks(node, grads)
-            if node.__class__ is AccumulateGrad:
-                if inputs is None:
-                    node._apply(grads)
-                    if node._hooks:
-                        run_post_hooks(node, [], grads)
-                    if listener is not None:
-                        listener({"event": "accumulate", "node": id(node), "name": node.name(),
-                                  "grad": grads[0], "variable": id(node.variable)})
-                continue
-            for g in grads:
-                if g is not None:
-                    out = node._apply(grads)
-                    if node._input_meta is not None:
-                        out = _validate(node, out)
-                    break
+            edges = node._next_functions
+            if grads[0] is not None or any(g is not None for g in grads):
+                out = node._apply(grads)  # a fresh list, which the loop below empties as it goes
+                if node._input_meta is not None:
+                    out = _validate(node, out)
             else:
-                out = [None] * len(node._next_functions)
+                out = [None] * len(edges)
             if node._hooks:
                 out = run_post_hooks(node, out, grads)
             if listener is not None and node is not root:
                 listener({"event": "node", "node": id(node), "name": type(node).__name__,
-                          "grads_in": grads, "grads_out": out, "edges": node._next_functions,
+                          "grads_in": grads, "grads_out": out, "edges": edges,
                           "freed": not keep_graph and node._vars is not None})
             if not keep_graph and node._vars is not None:
                 node._freed = True
@@ -244,15 +246,19 @@ def run_backward(roots, root_grads, keep_graph, create_graph, inputs=None, accum
             # slot, so a slot then holds its tensor's only reference; letting go of ``grads`` and
             # emptying ``out`` as we go keeps ``_add_grads``'s reference count true.
             grads = g = None
-            out = list(out)
-            for i, (nxt, nr) in enumerate(node._next_functions):
-                g = out[i]
+            i = -1
+            for nxt, nr in edges:
+                i += 1
                 if nxt is None or (needed is not None and nxt not in needed):
                     continue
+                g = out[i]
                 buf = buffers.get(nxt)
                 if buf is None:
-                    buf = buffers[nxt] = [None] * nxt.num_outputs
-                if g is not None:
+                    if g is not None:
+                        out[i] = None
+                    buffers[nxt] = buf = [None] * nxt.num_outputs
+                    buf[nr] = g
+                elif g is not None:
                     if buf[nr] is None:
                         buf[nr] = g
                         out[i] = None

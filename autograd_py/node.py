@@ -183,6 +183,16 @@ class Node:
             else:
                 saved[key] = SavedTensor(value)
 
+    def save_one(node, key, value):
+        """``save(key=value)`` for one value, without the keyword dict: the hot ops' path."""
+        saved = node._vars
+        if saved is None:
+            saved = node._vars = {}
+        if value.__class__ in _PLAIN or getattr(value, "_version_counter", None) is None:
+            saved[key] = value
+        else:
+            saved[key] = SavedTensor(value)
+
     def save_output(node, /, **values):
         """Saves outputs of the op itself (a version mismatch then names this node)."""
         if node._vars is None:
@@ -197,7 +207,12 @@ class Node:
         if self._freed:
             raise RuntimeError(FREED_MESSAGE)
         value = self._vars[key]
-        return value._unpack(self) if value.__class__ is SavedTensor else value
+        if value.__class__ is not SavedTensor:
+            return value
+        t = value.tensor
+        if t is not None and value.hooks is None and value.counter[0] == value.version:
+            return t  # a saved input, unchanged since: what ``_unpack`` would return, without the call
+        return value._unpack(self)
 
     def _get_saved(self, name):
         """``_saved_<name>``: None if the op did not need it, the freed error after backward."""
@@ -316,9 +331,7 @@ class Node:
             out = self.backward(grads[0])
         else:
             out = self.backward(*grads)
-        if type(out) is not tuple:
-            out = (out,)
-        return list(out)
+        return list(out) if type(out) is tuple else [out]
 
     def __call__(self, *grads, **kwargs):
         from ._tensor import Tensor
@@ -340,12 +353,19 @@ def _check_saved(node):
     """PyTorch unpacks every saved tensor before a node's formula runs, so a freed graph or a tensor
     modified in place raises even when this backward would not read it."""
     for value in node._vars.values():
-        for v in (value if value.__class__ is list else (value,)):
-            if v.__class__ is SavedTensor:
-                if node._freed:
-                    raise RuntimeError(FREED_MESSAGE)
-                if v.hooks is None and v.counter[0] != v.version:
-                    _raise_first_modified(node)
+        cls = value.__class__
+        if cls is SavedTensor:
+            if node._freed:
+                raise RuntimeError(FREED_MESSAGE)
+            if value.counter[0] != value.version and value.hooks is None:
+                _raise_first_modified(node)
+        elif cls is list:
+            for v in value:
+                if v.__class__ is SavedTensor:
+                    if node._freed:
+                        raise RuntimeError(FREED_MESSAGE)
+                    if v.counter[0] != v.version and v.hooks is None:
+                        _raise_first_modified(node)
 
 
 def _raise_first_modified(node):

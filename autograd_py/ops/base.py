@@ -67,33 +67,35 @@ def _edges(node, inputs, like=None):
     """
     edges = []
     meta = None
-    for i, t in enumerate(inputs):
-        if isinstance(t, Tensor) and t._requires_grad:
-            fn = t._grad_fn
-            if t._kept_fn is not None:
-                from .inplace import settle
-                settle(t)
-            d = t._data
-            shape = d.shape
-            check = like is None
-            if fn is not None:
-                edges.append((fn, t._output_nr))
-                if t._fn_shape is not None and t._fn_shape[0] is fn:
-                    # reshaped in place under no_grad since: PyTorch checks the shape its grad_fn gave
-                    shape, check = t._fn_shape[1], True
-            elif t._creation_meta is None and not t._rg_from_base:
-                acc = t._accumulator or t._get_accumulator()
-                edges.append((acc, 0))
-                if acc.shape != shape:  # reshaped in place since: PyTorch checks the shape it had then
-                    shape, check = acc.shape, True
-            else:
-                edges.append(_view_edge(t))
-            if check or shape != like.shape or d.dtype != like.dtype:
-                if meta is None:
-                    meta = [None] * len(inputs)
-                meta[i] = (shape, d.dtype)
-        else:
+    i = -1
+    for t in inputs:
+        i += 1
+        if not (t.__class__ is Tensor or isinstance(t, Tensor)) or not t._requires_grad:
             edges.append(_NO_EDGE)
+            continue
+        fn = t._grad_fn
+        if t._kept_fn is not None:
+            from .inplace import settle
+            settle(t)
+        d = t._data
+        shape = d.shape
+        check = like is None
+        if fn is not None:
+            edges.append((fn, t._output_nr))
+            if t._fn_shape is not None and t._fn_shape[0] is fn:
+                # reshaped in place under no_grad since: PyTorch checks the shape its grad_fn gave
+                shape, check = t._fn_shape[1], True
+        elif t._creation_meta is None and not t._rg_from_base:
+            acc = t._accumulator or t._get_accumulator()
+            edges.append((acc, 0))
+            if acc.shape != shape:  # reshaped in place since: PyTorch checks the shape it had then
+                shape, check = acc.shape, True
+        else:
+            edges.append(_view_edge(t))
+        if check or shape != like.shape or d.dtype != like.dtype:
+            if meta is None:
+                meta = [None] * len(inputs)
+            meta[i] = (shape, d.dtype)
     node._next_functions = tuple(edges)
     node._input_meta = meta
     if node_recorder[0] is not None:
@@ -137,7 +139,14 @@ def record(out, node, inputs):
         if out._data.dtype.kind in "fc":
             forward_mode.propagate(out, node, inputs)
         return out
-    return _record(out, node, inputs)
+    # _record's body, inlined: this runs once per recorded op
+    data = out._data
+    if data.dtype.kind not in "fc":
+        _check_differentiable(data)
+    _edges(node, inputs, data)
+    out._grad_fn = node
+    out._requires_grad = True
+    return out
 
 
 def _record(out, node, inputs):

@@ -8,9 +8,19 @@ from .base import Tensor, _make, grad_on, np, operands, record
 from . import zerotensor
 from .zerotensor import made as _zeros_made
 from .iter_layout import laid_out
+from ..forward_mode import levels as _fw_levels
+from ..grad_mode import _state as _grad_enabled
 
 
 # ---------------------------------------------------------------------------- binary arithmetic
+def _recording(input, other):
+    """``grad_on(input, other)`` for a Tensor ``input``, checking the common cases first."""
+    if _grad_enabled[0] and (input._requires_grad or (other.__class__ is not float and isinstance(other, Tensor)
+                                                      and other._requires_grad)):
+        return True
+    return bool(_fw_levels) and grad_on(input, other)
+
+
 def _scaled_tangent(t, alpha):
     """derivatives.yaml's ``maybe_multiply(t, alpha)``: ``t * alpha`` (mul.Scalar) unless alpha is 1."""
     return t if t is None or alpha == 1 else mul_scalar(t, alpha)
@@ -159,10 +169,11 @@ def _sub_check(a, b):
 
 def add(input, other, alpha=1):
     a, b = operands(input, other)
-    out = _make(laid_out(np.add(a, b) if alpha == 1 and alpha is not True else _scaled(a, b, alpha), a, b))
+    res = np.add(a, b) if alpha == 1 and alpha is not True else _scaled(a, b, alpha)
+    out = _make(laid_out(res, a, b) if res.ndim > 1 else res)
     if _zeros_made[0]:
         zerotensor.total(out, input, other, alpha)
-    if grad_on(input, other):
+    if _recording(input, other):
         node = AddBackward0()
         node.alpha = alpha
         record(out, node, (input, other))
@@ -173,10 +184,11 @@ def sub(input, other, alpha=1):
     if input._data.dtype == np.bool_ or _is_bool(other):
         _sub_check(input, other)
     a, b = operands(input, other)
-    out = _make(laid_out(np.subtract(a, b) if alpha == 1 and alpha is not True else _scaled(a, b, -alpha), a, b))
+    res = np.subtract(a, b) if alpha == 1 and alpha is not True else _scaled(a, b, -alpha)
+    out = _make(laid_out(res, a, b) if res.ndim > 1 else res)
     if _zeros_made[0]:
         zerotensor.total(out, input, other, -alpha)
-    if grad_on(input, other):
+    if _recording(input, other):
         node = SubBackward0()
         node.alpha = alpha
         record(out, node, (input, other))
@@ -199,18 +211,20 @@ def rsub(input, other, alpha=1):
 
 def mul(input, other):
     a, b = operands(input, other)
-    out = _make(laid_out(np.multiply(a, b), a, b))
+    res = np.multiply(a, b)
+    out = _make(laid_out(res, a, b) if res.ndim > 1 else res)
     if _zeros_made[0]:
         zerotensor.product(out, input, other)
-    if grad_on(input, other):
+    if _recording(input, other):
         node = MulBackward0()
         record(out, node, (input, other))
         # Each is saved only for the other's gradient, so only when that one has an edge (a view made
         # under no_grad has none): PyTorch's should_compute_output guard on the save.
-        if node._next_functions[0][0] is not None:
-            node.save(other=other)
-        if node._next_functions[1][0] is not None:
-            node.save(self=input)
+        edges = node._next_functions
+        if edges[0][0] is not None:
+            node.save_one("other", other)
+        if edges[1][0] is not None:
+            node.save_one("self", input)
     return out
 
 

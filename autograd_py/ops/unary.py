@@ -11,7 +11,7 @@ def _unary(input, fn, node_cls, saves=None, floating=True):
     data = input._data
     if floating and data.dtype.kind != "f":
         data = float_data(input)
-    if 0 in data.strides and data.size > 1:
+    if data.ndim > 1 and 0 in data.strides and data.size > 1:
         # An expanded input: NumPy would lay the result's stride-0 dims innermost; TensorIterator
         # keeps them where they are (preserve_layout's order)
         data = preserve_layout(data, data.dtype)
@@ -19,7 +19,7 @@ def _unary(input, fn, node_cls, saves=None, floating=True):
     if input._requires_grad and grad_mode._state[0] or forward_mode.levels and grad_on(input):
         node = node_cls()
         if saves == "self":
-            node.save(self=input)
+            node.save_one("self", input)
         elif saves == "result":
             node.save_output(result=out)
         record(out, node, (input,))
