@@ -45,6 +45,7 @@ from .quick_fixes import for_error, torch_name, with_comment
 from .provenance import Provenance
 from .timeline import Timeline
 from .timeline_past import describe_at
+from .timeline_replay import open_iteration
 
 EDITOR_FILENAME = "<editor>"
 CONSOLE_FILENAME = "<console>"
@@ -104,6 +105,7 @@ class Session:
         self._script = None  # (filename, code) of the command running now
         self.record_timeline = timeline
         self._timeline = None  # the last run's (see ``timeline``)
+        self.timeline_focus = None  # the loop iteration a replay keeps (``timeline_replay``)
         self._provenance = None  # lines and orders of the last run's nodes
         self.reset()
 
@@ -248,6 +250,8 @@ class Session:
             return self.jacobian(request.get("output"), request.get("input"))
         if kind == "inspect":
             return self.inspect(request.get("name"), request.get("step"))
+        if kind == "open_iteration":
+            return open_iteration(self, request.get("group"), request.get("iteration"))
         if kind == "describe":
             if isinstance(request.get("step"), int) and self._timeline is not None:  # the slider is back
                 return describe_at(self.namespace, self._timeline, request.get("node"), request["step"])
@@ -319,7 +323,9 @@ class Session:
         timeline = contextlib.nullcontext()
         if self.record_timeline and filename == EDITOR_FILENAME and mode == "exec":  # a run's timeline
             self._provenance = Provenance(filename)
-            self._timeline = timeline = Timeline(self.namespace, code, self._provenance, filename)
+            self._timeline = timeline = Timeline(self.namespace, code, self._provenance, filename,
+                                                 focus=self.timeline_focus)
+            timeline.start_generator = self.globals.values["generator"]  # what a replay starts from
         error = failed = stopped = None
         start = time.perf_counter()
         try:

@@ -16,11 +16,12 @@ debugger's line events are. ``backward()`` and ``autograd.grad`` calls are steps
 (``kind`` ``"backward"`` or ``"grad"``) carrying ``pass``, the number the step-through trace gives
 its pass.
 
-Long runs are summarised: each run of a loop is a group (header line, first and last step,
-iterations). The first ``keep_iterations`` iterations and the last one are stored; the ones
-between are folded into the next stored step (its delta covers them, marked ``after_elided``)
-and counted in the group's ``elided``. At most ``limit`` steps are stored; beyond, the steps are
-folded likewise and only the last is kept. ``step`` numbers count every executed statement.
+Long runs are summarised: each run of a loop is a group (``timeline_loops``). The first
+``keep_iterations`` iterations and the last one are stored; the ones between are folded into the
+next stored step (its delta covers them, marked ``after_elided``) and counted in the group's
+``elided``; a run of the same code with ``focus`` stores one of them too (``timeline_replay``).
+At most ``limit`` steps are stored; beyond, the steps are folded likewise and only the last is
+kept. ``step`` numbers count every executed statement.
 
 A run of more than ``budget`` statements is recorded step by step up to there only (a learner's
 training loop of a million statements must not take ten times as long): the recorder then rests,
@@ -44,6 +45,7 @@ import weakref
 
 from . import step_hooks, timeline_export
 from .step_hooks import ENTER, NEXT
+from .timeline_loops import LoopGroups
 from .timeline_state import NodeIds, StateWatch
 
 STEP_LIMIT = 5000  # stored steps
@@ -67,7 +69,7 @@ def _empty():
     return {"nodes": [], "vars": {}, "grads": {}, "saved": {}}
 
 
-class Timeline:
+class Timeline(LoopGroups):
     """Records the steps of one run (see the module's docstring).
 
     ``compile`` the code with it, then run that code inside ``with timeline:`` (which puts the
@@ -82,10 +84,12 @@ class Timeline:
         keep_iterations (int, optional): iterations of a loop run stored before folding.
         budget (int, optional): statements recorded one by one before the recorder rests.
             Defaults to ``STEP_BUDGET``.
+        focus (dict, optional): ``{"group", "iteration"}``, a loop iteration to store even if it
+            would be folded (see ``timeline_loops``).
     """
 
     def __init__(self, namespace, code, provenance, filename="<editor>", limit=STEP_LIMIT,
-                 keep_iterations=KEEP_ITERATIONS, budget=None):
+                 keep_iterations=KEEP_ITERATIONS, budget=None, focus=None):
         self.namespace = namespace
         self.code = code
         self.filename = filename
@@ -96,6 +100,8 @@ class Timeline:
         self.state = StateWatch(namespace, self.tensor_lines, self.node_id)
         self.limit = limit
         self.keep = keep_iterations
+        self.focus = focus
+        self.start_generator = None  # the random generator's state as the run began (for a replay)
         self.budget = STEP_BUDGET if budget is None else budget
         self.resting = None  # over the budget: [statements counted since]
         self.rested_after = None  # the step left open then
@@ -243,57 +249,6 @@ class Timeline:
                 self.current["iteration"] = self.active[-1]["row"]["iterations"]
         else:
             self._close(after_pass=True)
-
-    # ---- loops ---------------------------------------------------------------------------
-    def _enter_loop(self, frame, line):
-        self._group_seq += 1
-        row = {"id": self._group_seq, "line": line, "end": self.loops.get(line, line), "first_step": self.total,
-               "last_step": self.total, "iterations": 1, "shown": [[1, self.total, self.total]], "elided": None,
-               "parent": self.active[-1]["row"]["id"] if self.active else None}
-        if self.held is not None:
-            self.held["iters"][-1][1].append(row)
-        else:
-            self.groups.append(row)
-        self.active.append({"frame": frame, "line": line, "end": row["end"], "row": row, "steps": 1, "first": True})
-
-    def _next_iteration(self, entry):
-        row = entry["row"]
-        row["iterations"] += 1
-        entry["steps"] = 1
-        row["shown"].append([row["iterations"], self.total, self.total])
-        if self.held is None and row["iterations"] > self.keep:
-            self.held = {"entry": entry, "iters": []}
-        if self.held is not None and self.held["entry"] is entry:
-            iters = self.held["iters"]
-            # Two iterations wait: the loop's last line event may be only the check that ends it.
-            if len(iters) >= 2:
-                self._fold_iteration(row, *iters.pop(0))
-            iters.append(([], [], row["iterations"]))
-
-    def _exit_loop(self):
-        entry = self.active.pop()
-        row = entry["row"]
-        if row["iterations"] > 1 and entry.get("exhausted"):
-            row["iterations"] -= 1  # that header step was the check that ended the loop
-            row["shown"].pop()
-        if self.held is not None and self.held["entry"] is entry:
-            held, self.held = self.held, None
-            for steps, groups, _ in held["iters"]:
-                self.groups.extend(groups)
-                for step in steps:
-                    self._store(step)
-
-    def _fold_iteration(self, row, steps, groups, number):
-        """An iteration that was not the last: its steps become part of the next stored delta."""
-        self.groups_dropped += len(groups)
-        elided = row["elided"] or {"iterations": 0, "steps": 0, "from_iteration": number}
-        elided["iterations"] += 1
-        elided["steps"] += len(steps)
-        elided["to_iteration"] = number
-        row["elided"] = elided
-        row["shown"] = [s for s in row["shown"] if s[0] != number]
-        for step in steps:
-            self._fold(step)
 
     # ---- steps ---------------------------------------------------------------------------
     def _fold(self, step):

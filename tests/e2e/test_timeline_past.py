@@ -51,3 +51,57 @@ def test_node_details_follow_the_timelines_step(playground):
         expect(at).to_have_text("时间线第 6 步时的状态")
     finally:
         tab.page.locator("[data-lang=en]").click()
+
+
+NESTED = """import torch
+x = torch.tensor([1.0, 2.0], requires_grad=True)
+for i in range(30):
+    for j in range(2):
+        h = x * (i * 10 + j)
+print(h.sum().item())
+"""
+
+
+def test_any_iteration_opens_and_nested_loops_group(playground):
+    tab = playground
+    assert tab.run(NESTED)["ok"]
+    output = tab.output_text()
+    slider = tab.testid("timeline")
+    where = tab.testid("timeline-step")
+    group = tab.testid("timeline-group")
+    expect(group).to_have_text("loop at line 3: 30 iterations")
+    group.click()
+    # Inside both loops, each is listed, outer first.
+    tab.testid("timeline-forward").click()
+    tab.testid("timeline-forward").click()
+    names = tab.page.locator("[data-testid=timeline-groups] .tl-group-name")
+    expect(names).to_have_count(2)
+    assert names.all_inner_texts() == ["loop at line 3: 30 iterations", "loop at line 4: 2 iterations"]
+    selects = tab.testid("timeline-iteration")
+    assert selects.nth(0).locator("option:checked").inner_text() == "iteration 1"
+    assert "iterations 21–29 (folded)" in selects.nth(0).locator("option").all_inner_texts()
+    # Open a folded outer iteration: the code runs again, and the slider lands on it.
+    number = tab.testid("timeline-open-iteration")
+    number.fill("25")
+    tab.testid("timeline-open-iteration-go").click()
+    expect(tab.testid("timeline-note")).to_contain_text("iteration 25 opened (the code ran again)")
+    expect(where).to_have_attribute("data-line", "3")
+    expect(selects.nth(0).locator("option:checked")).to_have_text("iteration 25")
+    options = selects.nth(0).locator("option").all_inner_texts()
+    assert "iterations 21–24 (folded)" in options and "iterations 26–29 (folded)" in options
+    assert tab.output_text() == output  # the replay printed nothing again
+    tab.testid("timeline-forward").click()
+    tab.testid("timeline-forward").click()  # line 5 of iteration 25 (i = 24), its first inner one
+    expect(where).to_have_attribute("data-line", "5")
+    expect(tab.page.locator("[data-testid=grads] tr[data-tensor=h]")).to_have_count(1)
+    expect(names).to_have_count(2)
+    # A stored iteration opens without running anything.
+    number = tab.testid("timeline-open-iteration")
+    number.fill("2")
+    number.press("Enter")
+    expect(selects.nth(0).locator("option:checked")).to_have_text("iteration 2")
+    try:
+        tab.page.locator("[data-lang=zh]").click()
+        expect(tab.testid("timeline-open-iteration-go")).to_have_text("打开迭代")
+    finally:
+        tab.page.locator("[data-lang=en]").click()

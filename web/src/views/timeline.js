@@ -4,7 +4,7 @@
 // the editor marks the step's line; graph nodes and editor lines link both ways;
 // the editor's hover asks Python for a variable at the step. State only.
 
-import { h } from "./dom.js";
+import { count, h } from "./dom.js";
 import { inspectorElement } from "./inspector.js";
 import { TimelinePanel } from "./timeline_panel.js";
 import { graphAt } from "./timeline_graph.js";
@@ -30,6 +30,7 @@ export class Timeline {
       onStep: (index) => this.show(index),
       openPass: (step) => this.openPass(step),
       canOpenPass: (step) => Boolean(this.views.steps.trace && this.views.steps.trace.pass === step.pass),
+      openIteration: (group, iteration) => this.openIteration(group, iteration),
     });
   }
 
@@ -53,7 +54,10 @@ export class Timeline {
       this.indexed = indexTimeline(result.timeline, graph);
       this.panel.load(result.timeline, { keepPosition: Boolean(result.live) });
       this.setGutter();
-      this.show(this.panel.index);
+      const replay = result.replay;
+      if (replay) this.panel.setMessage(this.replayNote(replay));
+      if (replay && replay.step != null) this.panel.goToStep(replay.step);
+      else this.show(this.panel.index);
       return;
     }
     // A console line that left the run's graph as it was (x.grad, a print): the timeline stays, its
@@ -137,6 +141,27 @@ export class Timeline {
     const passes = new Set(marks.map((m) => m.line));
     for (const [line, n] of made) if (!passes.has(line)) marks.push({ line, kind: "nodes", title: t.tlGutterNodes(n) });
     this.marks.setMarks(marks);
+  }
+
+  /**
+   * Opens a folded loop iteration: Python runs the code again, storing that iteration too
+   * (autograd_py/playground/timeline_replay.py); its result replaces the views' run.
+   */
+  async openIteration(group, iteration) {
+    if (this.hooks.busy()) return;
+    this.panel.setMessage(this.t.tlReplaying(count(iteration)));
+    const result = await this.hooks.request("open_iteration", { group, iteration });
+    if (!result || !("graph" in result)) {
+      this.panel.setMessage(result && result.error ? result.error.message : "");
+      return;
+    }
+    this.views.showResult(result);
+  }
+
+  replayNote(replay) {
+    const t = this.t;
+    if (replay.step == null) return t.tlReplayMissed(count(replay.iteration));
+    return replay.same ? t.tlReplayed(count(replay.iteration)) : t.tlReplayDiffers;
   }
 
   /** A backward step opens the step-through (which replays the run's last pass). */

@@ -1,8 +1,10 @@
 // The timeline bar above the graph: a slider over the stored steps of the last
 // run, Back/Forward buttons (and the slider's own arrow keys), what the step
 // is, a button that opens a backward step's pass in the step-through, and the
-// loop groups (a long loop's iterations summarised; any stored one can be
-// opened). It only moves a position; views.js draws the state at it.
+// loop groups of the step, outer loops first (a long loop's iterations
+// summarised; a stored one is a jump, a folded one is asked for through
+// hooks.openIteration, which runs the code again). It only moves a position;
+// views.js draws the state at it.
 
 import { count, fill, h } from "./dom.js";
 
@@ -13,6 +15,7 @@ export class TimelinePanel {
    * @param {(index: number) => void} hooks.onStep the position moved (a 0-based stored step)
    * @param {(step: object) => void} hooks.openPass a backward step's "step through" was pressed
    * @param {(step: object) => boolean} hooks.canOpenPass the step-through holds that step's pass
+   * @param {(group: number, iteration: number) => void} hooks.openIteration a folded iteration
    */
   constructor(element, hooks) {
     this.element = element;
@@ -62,6 +65,7 @@ export class TimelinePanel {
   load(timeline, { keepPosition = false } = {}) {
     const before = this.timeline ? this.current() : null;
     this.timeline = timeline && timeline.steps.length ? timeline : null;
+    this.message = "";
     this.element.hidden = !this.timeline;
     if (!this.timeline) return;
     const n = this.timeline.steps.length;
@@ -73,6 +77,12 @@ export class TimelinePanel {
     }
     this.index = index;
     this.draw();
+  }
+
+  /** A note about the last request (a replay's), shown until the next run's timeline. */
+  setMessage(text) {
+    this.message = text;
+    if (this.timeline) this.draw();
   }
 
   current() {
@@ -120,15 +130,27 @@ export class TimelinePanel {
     const rested = this.timeline.rested_after;
     if (rested != null) this.note.textContent = t.tlRested(count(rested), count(total));
     else this.note.textContent = dropped > 0 ? t.tlFolded(count(steps.length), count(total)) : "";
+    if (this.message) this.note.textContent = [this.message, this.note.textContent].filter(Boolean).join(" · ");
   }
 
-  /** The loop groups: the current step's loop with its stored iterations, else every outer loop. */
+  /**
+   * The loop groups: those the current step is in, outermost first, each with its stored
+   * iterations; outside any loop, the outer loops.
+   */
   drawGroups(step) {
     const groups = this.timeline.groups;
-    const inside = step.group != null ? groups.find((g) => g.id === step.group) : null;
-    const shown = inside ? [inside] : groups.filter((g) => g.parent == null).slice(0, 6);
-    fill(this.groups, shown.map((group) => this.groupRow(group, inside ? step.iteration : null)));
-    if (!inside && groups.filter((g) => g.parent == null).length > shown.length) this.groups.append(h("span", { class: "muted", text: "…" }));
+    const byId = new Map(groups.map((g) => [g.id, g]));
+    const chain = [];
+    for (let g = step.group != null ? byId.get(step.group) : null; g; g = g.parent != null ? byId.get(g.parent) : null) {
+      chain.unshift(g);
+    }
+    if (chain.length) {
+      fill(this.groups, chain.map((group) => this.groupRow(group, iterationAt(group, step))));
+      return;
+    }
+    const outer = groups.filter((g) => g.parent == null);
+    fill(this.groups, outer.slice(0, 6).map((group) => this.groupRow(group, null)));
+    if (outer.length > 6) this.groups.append(h("span", { class: "muted", text: "…" }));
   }
 
   groupRow(group, iteration) {
@@ -140,18 +162,48 @@ export class TimelinePanel {
         onclick: () => this.goToStep(group.first_step) }));
       return row;
     }
-    // Every stored iteration can be opened; the folded ones are one entry.
+    // Every stored iteration is an entry; each run of folded ones between two is one entry.
     const select = h("select", { "data-testid": "timeline-iteration", "aria-label": text });
-    const elided = group.elided;
+    let previous = 0;
     for (const [number, first] of group.shown) {
-      if (elided && number === elided.to_iteration + 1) {
-        select.append(h("option", { disabled: true, value: "", text: t.tlElided(count(elided.from_iteration), count(elided.to_iteration)) }));
+      if (number > previous + 1) {
+        select.append(h("option", { disabled: true, value: "", text: t.tlElided(count(previous + 1), count(number - 1)) }));
       }
       select.append(h("option", { value: String(first), text: t.tlIteration(count(number)), selected: number === iteration }));
+      previous = number;
     }
     select.addEventListener("change", () => this.goToStep(Number(select.value)));
     row.append(h("span", { class: "tl-group-name", text }), select);
-    if (elided) row.append(h("span", { class: "muted", text: t.tlElidedNote(count(elided.iterations)) }));
+    if (group.elided) row.append(this.openControl(group));
     return row;
   }
+
+  /** Any iteration by its number: a stored one is a jump, a folded one runs the code again. */
+  openControl(group) {
+    const t = this.t;
+    const input = h("input", { type: "number", min: 1, max: group.iterations, step: 1, class: "tl-open-number",
+      inputmode: "numeric", placeholder: `1–${group.iterations}`, "data-testid": "timeline-open-iteration",
+      "aria-label": t.tlOpenLabel(count(group.iterations)) });
+    const open = () => {
+      const n = Number(input.value);
+      if (!Number.isInteger(n) || n < 1 || n > group.iterations) return input.reportValidity();
+      const stored = group.shown.find(([number]) => number === n);
+      return stored ? this.goToStep(stored[1]) : this.hooks.openIteration(group.id, n);
+    };
+    input.addEventListener("keydown", (event) => {
+      if (event.key !== "Enter") return;
+      event.preventDefault();
+      open();
+    });
+    return h("span", { class: "tl-open", title: t.tlOpenTitle }, input,
+      h("button", { type: "button", class: "ghost", "data-testid": "timeline-open-iteration-go", text: t.tlOpenGo, onclick: open }),
+      h("span", { class: "muted", text: t.tlElidedNote(count(group.elided.iterations)) }));
+  }
+}
+
+/** The iteration of `group` that stored step `step` is in (its `shown` ranges), or 0 if none. */
+function iterationAt(group, step) {
+  if (group.id === step.group) return step.iteration;
+  const found = group.shown.find(([, first, last]) => first <= step.step && step.step <= last);
+  return found ? found[0] : 0;
 }
