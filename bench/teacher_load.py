@@ -29,7 +29,7 @@ from pathlib import Path
 from playwright.sync_api import sync_playwright
 
 from embed_load import RUN_JS, evaluate_in_new_frame, first_paint, first_run_frame, ratio, verdict
-from web_load import BARE_MAIN, BARE_PAGE, BARE_WORKER, CHROMIUM_ARGS, DIST, load_bare, serve, summary
+from web_load import BARE_FILES, CHROMIUM_ARGS, DIST, load_bare, serve, summary
 
 REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO / "docs" / "teachers"))
@@ -98,8 +98,7 @@ def main(argv=None):
                  "without_plugin": build(root / "without", "[search]")}
         # The bare page sits in the copied playground, so it loads the very same Pyodide files.
         playground = sites["with_plugin"] / "playground"
-        for name, body in (("__bench_bare.html", BARE_PAGE), ("__bench_bare.js", BARE_MAIN),
-                           ("__bench_worker.js", BARE_WORKER)):
+        for name, (body, _) in BARE_FILES.items():
             (playground / name).write_bytes(body)
         server, url = serve(root)
         with sync_playwright() as p:

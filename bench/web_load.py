@@ -64,25 +64,37 @@ BARE_PAGE = b"""<!doctype html><meta charset="utf-8"><title>bare</title>
 # own phases (ms), measured as the playground's worker measures its own.
 BARE_MAIN = b"""
 const started = performance.timeOrigin + performance.now();
-const worker = new Worker(new URL("./__bench_worker.js", location.href), { type: "module" });
+const worker = new Worker(new URL("./__bench_worker.js" + location.search, location.href), { type: "module" });
 window.bare = new Promise((resolve) => { worker.onmessage = (e) => resolve(
   { started, ready: performance.timeOrigin + performance.now(), ...e.data }); });
 """
 BARE_WORKER = b"""
 let t = performance.now();
 const { loadPyodide } = await import(new URL("./pyodide/pyodide.mjs", self.location.href).href);
-const pyodide = await loadPyodide({ indexURL: new URL("./pyodide/", self.location.href).href });
+const stdlib = new URLSearchParams(self.location.search).get("stdlib");
+const pyodide = await loadPyodide({ indexURL: new URL("./pyodide/", self.location.href).href,
+  ...(stdlib ? { stdLibURL: new URL(stdlib, self.location.href).href } : {}) });
 const runtime = performance.now() - t;
 t = performance.now();
 await pyodide.loadPackage("numpy", { messageCallback: () => {} });
 pyodide.runPython("import numpy");
 self.postMessage({ runtime, numpy: performance.now() - t });
 """
-EXTRA = {
-    "/__bench_bare.html": (BARE_PAGE, "text/html"),
-    "/__bench_bare.js": (BARE_MAIN, "text/javascript"),
-    "/__bench_worker.js": (BARE_WORKER, "text/javascript"),
+# The bare page is Pyodide as released: its standard library as sources only. The site's
+# python_stdlib.zip also carries the bytecode of the modules its start-up imports
+# (web/build/precompile_stdlib.mjs); `--bare-stdlib site` gives the bare page that copy instead,
+# to see what the playground adds on top of the very same runtime.
+STOCK_STDLIB = REPO / "web" / "node_modules" / "pyodide" / "python_stdlib.zip"
+BARE_QUERY = {"stock": "?stdlib=__bench_stock_stdlib.zip", "site": ""}
+bare_query = BARE_QUERY["stock"]
+# The bare page's files, served from memory next to the site (teacher_load.py writes them into its copy).
+BARE_FILES = {
+    "__bench_bare.html": (BARE_PAGE, "text/html"),
+    "__bench_bare.js": (BARE_MAIN, "text/javascript"),
+    "__bench_worker.js": (BARE_WORKER, "text/javascript"),
+    "__bench_stock_stdlib.zip": (STOCK_STDLIB.read_bytes() if STOCK_STDLIB.is_file() else b"", "application/zip"),
 }
+EXTRA = {f"/{name}": file for name, file in BARE_FILES.items()}
 
 
 class Handler(http.server.SimpleHTTPRequestHandler):
@@ -92,9 +104,10 @@ class Handler(http.server.SimpleHTTPRequestHandler):
     counts = collections.Counter()  # path -> requests since the last clear()
 
     def do_GET(self):
-        self.counts[self.path.split("?")[0]] += 1
-        if self.path in EXTRA:
-            body, kind = EXTRA[self.path]
+        path = self.path.split("?")[0]
+        self.counts[path] += 1
+        if path in EXTRA:
+            body, kind = EXTRA[path]
             self.send_response(200)
             self.send_header("Content-Type", kind)
             self.send_header("Content-Length", str(len(body)))
@@ -174,7 +187,7 @@ def load_bare_timed(context, url):
     """The bare page's Python-ready and worker-start times (from the navigation request), and its phases."""
     page = context.new_page()
     asked = time.time() * 1000
-    page.goto(url + "__bench_bare.html")
+    page.goto(url + "__bench_bare.html" + bare_query)
     times = page.evaluate("window.bare")
     page.close()
     return {"python_ready_ms": times["ready"] - asked, "worker_start_ms": times["started"] - asked,
@@ -230,7 +243,11 @@ def main(argv=None):
     parser.add_argument("--runs", type=int, default=30, help="snippet round trips")
     parser.add_argument("--chromium", default="/usr/bin/chromium")
     parser.add_argument("--json", type=Path, help="also write the figures here")
+    parser.add_argument("--bare-stdlib", choices=sorted(BARE_QUERY), default="stock",
+                        help="the bare page's standard library: Pyodide's as released (default), or the site's")
     args = parser.parse_args(argv)
+    global bare_query
+    bare_query = BARE_QUERY[args.bare_stdlib]
     if not (DIST / "build-info.json").is_file():
         sys.exit("web/dist is not built: run `python web/build/build_site.py` first")
 

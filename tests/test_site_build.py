@@ -394,6 +394,23 @@ def assert_dist_is_complete(dist: Path) -> None:
     assert all(f"{n}," in record for n in pycs)
     for bundle in ("main.js", "worker.js"):
         assert (dist / bundle).stat().st_size > 0, bundle
+    assert_stdlib_has_startup_bytecode(pyodide_dir / "python_stdlib.zip", magic={h[:4] for h in pycs.values()})
+
+
+def assert_stdlib_has_startup_bytecode(stdlib: Path, magic: set) -> None:
+    """Pyodide's standard library, every member as released, plus bytecode of what start-up imports."""
+    with zipfile.ZipFile(NODE_MODULES / "pyodide" / "python_stdlib.zip") as stock:
+        released = {info.filename: stock.read(info) for info in stock.infolist()}
+    with zipfile.ZipFile(stdlib) as archive:
+        members = {info.filename: archive.read(info) for info in archive.infolist()}
+    assert {name: members.get(name) for name in released} == released
+    added = {name: data for name, data in members.items() if name not in released}
+    assert all(name.endswith(".pyc") and name[:-1] in released for name in added), sorted(added)
+    # Loading NumPy's wheel imports zipfile and tarfile; the playground imports json and ast.
+    assert {"zipfile/__init__.pyc", "tarfile.pyc", "json/decoder.pyc", "ast.pyc"} <= set(added)
+    # The same Python's bytecode as the wheel's, unchecked-hash (flags 0b01): used as it is.
+    assert {data[:4] for data in added.values()} == magic
+    assert {data[4:8] for data in added.values()} == {(1).to_bytes(4, "little")}
 
 
 @pytest.mark.skipif(not (DIST_DIR / "build-info.json").is_file(),
