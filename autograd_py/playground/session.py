@@ -44,8 +44,8 @@ from .freed_help import FreeingCalls, freed_tensor_ids
 from .quick_fixes import for_error, torch_name, with_comment
 from .provenance import Provenance
 from .timeline import Timeline
-from .timeline_past import describe_at
-from .timeline_replay import open_iteration
+from . import timeline_requests
+from .graph_reach import add_reach
 
 EDITOR_FILENAME = "<editor>"
 CONSOLE_FILENAME = "<console>"
@@ -160,25 +160,16 @@ class Session:
     def inspect(self, name, step):
         """A variable as it was after ``step`` of the last run's timeline, for the editor's hover.
 
-        Only what the timeline recorded: module-level tensors (and named modules' parameters), with
-        at most 64 values of the value and of ``.grad``; a step inside folded loop iterations gets
-        the state at the stored step before it (``exact`` is False and ``at_step`` says which).
+        Only what the timeline recorded (see ``timeline_requests``, ``timeline_export.inspect``).
 
         Args:
             name (str): a variable name (``w``, or ``model.weight``).
             step (int): a step number (``step`` of the timeline's steps).
 
         Returns:
-            dict: ``{"ok", "name", "step", "at_step", "exact", "bound", "tensor"}`` where ``tensor``
-            is None or ``{"id", "shape", "dtype", "requires_grad", "grad_fn", "version", "value",
-            "grad"}``; ``{"ok": False, "error"}`` when there is no timeline.
+            dict: ``{"ok", "name", "step", "at_step", "exact", "bound", "tensor"}``.
         """
-        if self._timeline is None:
-            return {"ok": False, "error": {"type": "RequestError", "code": "no_timeline",
-                                           "message": "run the code first", "params": {}}, "request_error": True}
-        if not isinstance(name, str) or not isinstance(step, int) or isinstance(step, bool):
-            raise RequestError("bad_request", "inspect needs a name and a step number", kind="inspect")
-        return self._timeline.inspect(name, step)
+        return timeline_requests.answer(self, "inspect", {"name": name, "step": step}, GRAPH_BUDGET)
 
     def backward(self, request):
         """Runs an interactive backward: the call is built from ``request`` and run like a console line.
@@ -248,13 +239,9 @@ class Session:
             return self.backward(request)
         if kind == "jacobian":
             return self.jacobian(request.get("output"), request.get("input"))
-        if kind == "inspect":
-            return self.inspect(request.get("name"), request.get("step"))
-        if kind == "open_iteration":
-            return open_iteration(self, request.get("group"), request.get("iteration"))
+        if timeline_requests.handles(kind, request):  # the slider is back, or the hover
+            return timeline_requests.answer(self, kind, request, GRAPH_BUDGET)
         if kind == "describe":
-            if isinstance(request.get("step"), int) and self._timeline is not None:  # the slider is back
-                return describe_at(self.namespace, self._timeline, request.get("node"), request["step"])
             return describe(self.namespace, request.get("node"))
         if kind == "compare_modes":
             return self.compare_modes(request.get("function"), request.get("input"))
@@ -293,7 +280,8 @@ class Session:
     def _views(self, recorder, failed, where=None, stopped=None):
         views = {"graph": None, "trace": None, "failed_node": failed, "command": self.commands}
         try:
-            views["graph"] = graph.export(self.namespace, budget=GRAPH_BUDGET, provenance=self._provenance)
+            # ``reach``: each node's gradient flow, read by the page when a node is selected
+            views["graph"] = add_reach(graph.export(self.namespace, budget=GRAPH_BUDGET, provenance=self._provenance))
             views["functions"] = callables(self.namespace)  # what the forward-vs-reverse panel offers
             # The Backward & Jacobian view explains a freed graph before anyone hits the error.
             views["freed_tensors"] = freed_tensor_ids([t for _, t in graph.named_tensors(self.namespace)])

@@ -105,3 +105,28 @@ def test_any_iteration_opens_and_nested_loops_group(playground):
         expect(tab.testid("timeline-open-iteration-go")).to_have_text("打开迭代")
     finally:
         tab.page.locator("[data-lang=en]").click()
+
+
+def test_gradient_flow_in_a_past_steps_own_graph_comes_from_python(playground):
+    tab = playground
+    tab.choose_lesson("graph-grow")
+    tab.click_run()
+    slider = tab.testid("timeline")
+    graph = tab.page.locator("[data-testid=graph]")
+    up = graph.locator("g.node.flow-up:not(.tl-hidden)")
+    down = graph.locator("g.node.flow-down:not(.tl-hidden)")
+    # Step 11 (line 12, the loop's first iteration) draws a graph the run's end no longer holds.
+    slider.fill("11")
+    expect(tab.testid("timeline-step")).to_have_attribute("data-line", "12")
+    graph.locator("g.node[data-line='12'][data-name=PowBackward0]").click()
+    expect(up).to_have_count(3)
+    assert sorted(up.evaluate_all("els => els.map(e => e.dataset.name)")) == ["PowBackward0", "SumBackward0", "out"]
+    expect(down).to_have_count(4)
+    assert sorted(down.evaluate_all("els => els.map(e => e.dataset.name)")) == [
+        "AccumulateGrad", "MulBackward0", "PowBackward0", "w"]
+    # A step drawn on the run's own graph: its flow, limited to the nodes shown then.
+    slider.fill("4")  # y = w * x
+    graph.locator("g.node[data-name=MulBackward0]:not(.tl-hidden)").click()
+    expect(up).to_have_count(2)  # MulBackward0 and y: loss is not made yet
+    expect(down).to_have_count(3)
+    tab.testid("lessons").select_option("graph")

@@ -121,7 +121,7 @@ export class GraphView {
     this.failed = failed;
     const nodes = graph ? graph.nodes : [];
     this.nodeData = new Map(nodes.map((n) => [n.id, n]));
-    this.flow = this.selected && this.nodeData.has(this.selected) ? this.flowOf(this.selected) : null;
+    this.flow = this.selected && this.nodeData.has(this.selected) ? this.currentFlow(this.selected) : null;
     this.empty.hidden = nodes.length > 0;
     this.showNote(graph && graph.truncated);
     this.showAlert(failed);
@@ -285,7 +285,7 @@ export class GraphView {
 
   select(id, { silent = false } = {}) {
     this.selected = id;
-    this.flow = id && this.graph ? this.flowOf(id) : null;
+    this.flow = id && this.graph ? this.currentFlow(id) : null;
     if (this.graph) this.applyStates();
     if (!silent) this.onSelect(id);
   }
@@ -300,9 +300,34 @@ export class GraphView {
     return gradientFlow(this.graph, id);
   }
 
+  /**
+   * The flow of `id` in the graph as shown: the drawn graph's own (limited to the nodes a timeline
+   * step shows: no path leaves them), or, for a graph without it, Python's answer through
+   * `flowSource` when it comes (null meanwhile).
+   */
+  currentFlow(id) {
+    const flow = this.flowOf(id);
+    if (!flow) {
+      const graph = this.graph;
+      if (this.flowSource) {
+        this.flowSource(id).then((answer) => {
+          if (!answer || this.selected !== id || this.graph !== graph) return;
+          this.flow = answer;
+          this.applyStates();
+        });
+      }
+      return null;
+    }
+    const visible = this.timeline && this.timeline.visible;
+    if (!visible) return flow;
+    const keep = (set) => new Set([...set].filter((n) => visible.has(n)));
+    return { up: keep(flow.up), down: keep(flow.down) };
+  }
+
   /** The timeline's step: {visible: Set, freed: Set} of node ids, or null for the graph as it ends. */
   setTimeline(state) {
     this.timeline = state;
+    if (this.graph && this.selected && this.nodeData.has(this.selected)) this.flow = this.currentFlow(this.selected);
     if (this.graph) this.applyStates();
   }
 

@@ -7,6 +7,7 @@
 import { count, h } from "./dom.js";
 import { inspectorElement } from "./inspector.js";
 import { TimelinePanel } from "./timeline_panel.js";
+import { flowFromAnswer } from "./graph_flow.js";
 import { graphAt } from "./timeline_graph.js";
 import { indexTimeline, stateAt } from "./timeline_state.js";
 
@@ -179,6 +180,16 @@ export class Timeline {
   pastNode(id) {
     if (!this.state || this.state.last || !this.stepGraph) return null;
     return { node: this.stepGraph.nodes.find((n) => n.id === id) || null, step: this.state.step.step };
+  }
+
+  /**
+   * Gradient flow of `id` in the graph drawn at a past step from the timeline's rows (which has no
+   * reach bits): Python walks that step's graph (graph_reach.flow_at_step).
+   * @returns {Promise<{up: Set, down: Set}|null>}
+   */
+  async flowAt(id) {
+    if (!this.state || this.state.last) return null;
+    return flowFromAnswer(await this.hooks.request("flow", { node: id, step: this.state.step.step }, { quiet: true }));
   }
 
   /** A graph node was selected (null: none): the editor marks the line that made it. */
