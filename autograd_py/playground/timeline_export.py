@@ -7,7 +7,8 @@ from . import graph
 def export(timeline):
     """The page's JSON: ``{"steps", "total_steps", "groups", "nodes", "lines", "tensors", "previews", ...}``.
 
-    A step's ``vars`` map names to indices into ``tensors`` (None: unbound), and its ``grads`` map
+    A step leaves out its ``nodes``, ``saved``, ``grads`` or ``vars`` when empty. Its ``vars`` map
+    names to indices into ``tensors``  (None: unbound), and its ``grads`` map
     tensor ids to indices into ``previews`` (None: cleared); a tensor row's ``value`` and ``grad``
     are indices into ``previews`` too. The recorder summarises a tensor once per change and hands
     the same summary to every name and step that shows it unchanged (``p = W1`` in a loop), so a
@@ -28,6 +29,9 @@ def export(timeline):
         del row["delta"]
         if rename:
             row.update(_renamed(row, rename))
+        for key in _DELTA_KEYS:  # most steps change one or two of them: an empty one is left out
+            if not row[key]:
+                del row[key]
         steps.append(row)
         if s["line"] is not None:
             mark = lines.setdefault(str(s["line"]), {"nodes": 0, "backward": 0})
@@ -75,14 +79,19 @@ class _Table:
         return at
 
 
+_DELTA_KEYS = ("nodes", "saved", "grads", "vars")
+
+
 def resolved(exported):
-    """``export``'s JSON with each step's ``vars`` and ``grads`` holding their rows, not indices
-    (a copy; for tests and readers that want a step on its own)."""
+    """``export``'s JSON with every step's ``nodes``, ``saved``, ``grads`` and ``vars`` (empty ones
+    too), ``vars`` and ``grads`` holding their rows, not indices (a copy; for tests and readers
+    that want a step on its own)."""
     previews = exported["previews"]
     tensors = [{**t, "value": None if t["value"] is None else previews[t["value"]],
                 "grad": None if t["grad"] is None else previews[t["grad"]]} for t in exported["tensors"]]
-    steps = [{**s, "vars": {n: None if i is None else tensors[i] for n, i in s["vars"].items()},
-              "grads": {t: None if i is None else previews[i] for t, i in s["grads"].items()}}
+    steps = [{**s, "nodes": s.get("nodes", []), "saved": s.get("saved", {}),
+              "vars": {n: None if i is None else tensors[i] for n, i in s.get("vars", {}).items()},
+              "grads": {t: None if i is None else previews[i] for t, i in s.get("grads", {}).items()}}
              for s in exported["steps"]]
     return {**exported, "steps": steps}
 

@@ -20,7 +20,7 @@ export function indexTimeline(timeline, graph) {
   const born = new Map(); // drawn node id -> step number that made it
   for (const row of timeline.nodes) born.set(row.id, row.step);
   for (const step of steps) {
-    for (const ref of Object.values(step.vars)) {
+    for (const ref of Object.values(step.vars || NONE)) {
       const summary = ref == null ? null : tensors[ref];
       if (summary && !born.has(summary.id)) born.set(summary.id, step.step);
     }
@@ -52,10 +52,13 @@ function copyState(state) {
   return { grads: new Map(state.grads), saved, tensors: new Map(state.tensors), names: new Map(state.names) };
 }
 
+// A step leaves out what it did not change (timeline_export.export).
+const NONE = Object.freeze({});
+
 function applyDelta(state, step, { tensors, previews }) {
-  for (const [id, grad] of Object.entries(step.grads)) state.grads.set(id, grad == null ? null : previews[grad]);
-  for (const [id, states] of Object.entries(step.saved)) state.saved.set(id, { ...(state.saved.get(id) || {}), ...states });
-  for (const [name, ref] of Object.entries(step.vars)) {
+  for (const [id, grad] of Object.entries(step.grads || NONE)) state.grads.set(id, grad == null ? null : previews[grad]);
+  for (const [id, states] of Object.entries(step.saved || NONE)) state.saved.set(id, { ...(state.saved.get(id) || {}), ...states });
+  for (const [name, ref] of Object.entries(step.vars || NONE)) {
     const summary = ref == null ? null : tensors[ref];
     if (summary) state.tensors.set(summary.id, summary);
     if (summary) state.names.set(name, summary);
