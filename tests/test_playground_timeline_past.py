@@ -72,7 +72,8 @@ def test_a_node_the_end_no_longer_holds_is_described_from_its_row():
     answer = _describe(session, gone[0]["id"], made)
     assert answer["ok"] and answer["node"]["gone"]
     node = answer["node"]
-    assert node["name"] == "MulBackward0" and not node["freed"] and node["saved"] == []
+    assert node["name"] == "MulBackward0" and not node["freed"]
+    assert node["saved"] == [{"name": "other", "state": "alive"}, {"name": "self", "state": "alive"}]
     assert node["next_functions"] == [["AccumulateGrad", 0], ["AccumulateGrad", 0]]
     assert "grad_outputs" in node["formula"] or "def backward" in node["formula"]
     freed = _describe(session, gone[0]["id"], made + 2)["node"]  # its pass (line 5) ran: saved tensors freed

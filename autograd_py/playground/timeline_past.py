@@ -9,7 +9,7 @@ from the steps' deltas (``timeline.Timeline``), as the page folds them for the g
 
 A node the run's end no longer holds (a loop's earlier iteration, freed since) has no object to
 describe; its row in the timeline gives its name and inputs, and the folded states its saved
-tensors' (their values are gone with it, so none are shown).
+tensors' (their names as the timeline last checked them, their values gone with it).
 
 Limits: a saved tensor's value is the one it holds at the run's end (a tensor saved alive at step
 k and freed later has no value to show); ``modified`` is as the timeline saw it (see
@@ -46,8 +46,10 @@ def describe_at(namespace, timeline, node_id, step):
         if row is None:
             return answer
         rows = timeline.node_rows
+        # Its saved tensors' names: as last checked while it lived (after a pass, or a version move).
+        known = {**dict.fromkeys(timeline.state.saved_last.get(internal, ()), "alive"), **saved}
         info = {"id": node_id, "kind": "grad_fn", "name": row["name"], "hooks": 0, "retains_grad": [],
-                "saved": [{"name": name, "state": state} for name, state in saved.items()],
+                "saved": [{"name": name, "state": state} for name, state in sorted(known.items())],
                 "formula": graph.formula(row["_cls"]) if "_cls" in row else "",
                 "next_functions": [[rows[n]["name"] if n in rows else "AccumulateGrad", 0] if n else [None, 0]
                                    for n in row["next"]],
