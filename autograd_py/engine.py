@@ -8,10 +8,11 @@ import itertools
 import sys
 from typing import NamedTuple
 
-from . import grad_mode
+from . import forward_mode, grad_mode, numpy_backward
 from .hooks import run_post_hooks, run_pre_hooks, run_tensor_pre_hooks
 from .node import AccumulateGrad, GraphRoot
 from .saved_tensor import ever_packed
+from .ops import zerotensor
 from .ops.base import batch_ndim
 from ._tensor import _make
 
@@ -186,6 +187,10 @@ def run_backward(roots, root_grads, keep_graph, create_graph, inputs=None, accum
     prev_mode = grad_mode._state[0]
     grad_mode._state[0] = create_graph
     packed = ever_packed  # a local: read once per node
+    # With no graph to record (nor tangents, batch dims or efficient zeros to carry), formulas that
+    # allow it run on NumPy data.
+    numpy_pass = not create_graph and not batch_ndim[0]
+    zeros_made, fw_levels = zerotensor.made, forward_mode.levels
     prev_task = current_task[0]
     current_task[0] = GraphTask(deps, needed, captures, accumulate)
     try:
@@ -225,7 +230,11 @@ def run_backward(roots, root_grads, keep_graph, create_graph, inputs=None, accum
                     continue
             edges = node._next_functions
             if grads[0] is not None or any(g is not None for g in grads):
-                out = node._apply(grads)  # a fresh list, which the loop below empties as it goes
+                out = None
+                if numpy_pass and node.numpy_formula and not zeros_made[0] and not fw_levels:
+                    out = numpy_backward.run(node, grads)
+                if out is None:
+                    out = node._apply(grads)  # a fresh list, which the loop below empties as it goes
                 if node._input_meta is not None:
                     out = _validate(node, out)
             else:

@@ -17,6 +17,10 @@ from .saved_tensor import op_name as _op_name  # noqa: F401  (imported from here
 
 _sequence = itertools.count()
 
+# [node, dtype, reader] while a node's formula runs on NumPy data (``numpy_backward``): its
+# ``saved`` then hands out arrays through the reader.
+raw_call = [None, None, None]
+
 
 class RemovableHandle:
     """Returned by ``register_hook``; ``remove()`` unregisters the hook."""
@@ -117,6 +121,9 @@ class Node:
     # which then reads the primals by these input names (default: self, other) and ``result``.
     element_wise = False
     args = None
+    # Its backward is written in operators and ops that also take NumPy data, so with no graph to
+    # record the engine runs it on arrays (``numpy_backward``); one-output nodes only.
+    numpy_formula = False
 
     def __init__(self):
         self._seq = next(_sequence)
@@ -204,6 +211,8 @@ class Node:
             node._vars[key] = SavedTensor(value, is_output=True)
 
     def saved(self, key):
+        if raw_call[0] is self:
+            return raw_call[2](self, key, raw_call[1])
         if self._freed:
             raise RuntimeError(FREED_MESSAGE)
         value = self._vars[key]

@@ -27,6 +27,7 @@ def _scaled_tangent(t, alpha):
 
 
 class AddBackward0(Node):
+    numpy_formula = True
     keeps = ("alpha",)
 
     def jvp(self, tangents, inputs, result):
@@ -41,6 +42,7 @@ class AddBackward0(Node):
 
 
 class SubBackward0(Node):
+    numpy_formula = True
     keeps = ("alpha",)
 
     def jvp(self, tangents, inputs, result):
@@ -55,6 +57,7 @@ class SubBackward0(Node):
 
 
 class RsubBackward1(Node):
+    numpy_formula = True
     element_wise = True
     keeps = ("alpha",)
 
@@ -63,6 +66,7 @@ class RsubBackward1(Node):
 
 
 class RsubBackward0(Node):
+    numpy_formula = True
     keeps = ("alpha",)
 
     def jvp(self, tangents, inputs, result):
@@ -77,6 +81,7 @@ class RsubBackward0(Node):
 
 
 class MulBackward0(Node):
+    numpy_formula = True
     saves = ("other", "self")
 
     def jvp(self, tangents, inputs, result):
@@ -97,6 +102,7 @@ class MulBackward0(Node):
 
 
 class AddBackward1(Node):
+    numpy_formula = True
     element_wise = True
     def backward(self, grad):
         return grad
@@ -104,6 +110,8 @@ class AddBackward1(Node):
 
 def add_scalar(input, other):
     """``input + other`` for a number, as ATen's formulas add (``add.Scalar``: AddBackward1)."""
+    if input.__class__ is not Tensor and not isinstance(input, Tensor):
+        return np.add(input, other)  # a formula running on NumPy data (numpy_backward)
     out = _make(np.add(input._data, other))
     if grad_on(input):
         record(out, AddBackward1(), (input,))
@@ -111,6 +119,7 @@ def add_scalar(input, other):
 
 
 class MulBackward1(Node):
+    numpy_formula = True
     element_wise = True
     keeps = ("other",)
 
@@ -119,6 +128,7 @@ class MulBackward1(Node):
 
 
 class DivBackward0(Node):
+    numpy_formula = True
     saves = ("other", "self")
 
     def jvp(self, tangents, inputs, result):
@@ -238,6 +248,7 @@ class DivBackward2(Node):
 
 
 class DivBackward1(Node):
+    numpy_formula = True
     element_wise = True
     keeps = ("other",)
 
@@ -247,6 +258,8 @@ class DivBackward1(Node):
 
 def div_scalar(input, other):
     """``input / other`` for a number ``other``, as ATen's formulas divide (``div.Scalar``: DivBackward1)."""
+    if input.__class__ is not Tensor and not isinstance(input, Tensor):
+        return np.asarray(np.true_divide(input, other), dtype=input.dtype)  # NumPy data (numpy_backward)
     out = _make(np.asarray(np.true_divide(input._data, other), dtype=input._data.dtype))
     if _zeros_made[0]:
         zerotensor.quotient(out, input)
@@ -258,6 +271,7 @@ def div_scalar(input, other):
 
 
 class SubBackward1(Node):
+    numpy_formula = True
     element_wise = True
     def backward(self, grad):
         return grad
@@ -276,6 +290,8 @@ def sub_scalar(input, other):
 def mul_scalar(input, other):
     """``input * other`` for a number ``other``, as ATen's own formulas multiply (``mul.Scalar``,
     whose node is MulBackward1, where ``x * 2`` from Python records MulBackward0)."""
+    if input.__class__ is not Tensor and not isinstance(input, Tensor):
+        return np.multiply(input, other)  # a formula running on NumPy data (numpy_backward)
     out = _make(np.multiply(input._data, other))
     if _zeros_made[0]:
         zerotensor.product(out, input, other)
@@ -315,6 +331,7 @@ def div(input, other, rounding_mode=None):
 
 # ---------------------------------------------------------------------------- copies and casts
 class CloneBackward0(Node):
+    numpy_formula = True
     element_wise = True
     def backward(self, grad):
         return grad

@@ -7,6 +7,7 @@ from .unary import log
 
 
 class PowBackward0(Node):
+    numpy_formula = True
     element_wise = True
     saves = ("self",)
     keeps = ("exponent",)
@@ -14,7 +15,9 @@ class PowBackward0(Node):
     def backward(self, grad):
         exponent = self.exponent
         if exponent == 0:
-            return _make(np.zeros_like(grad._data))
+            if isinstance(grad, Tensor):
+                return _make(np.zeros_like(grad._data))
+            return np.zeros_like(grad)  # a formula running on NumPy data (numpy_backward)
         # pow_backward: grad * (exponent * self.pow(exponent - 1))
         return grad * mul_scalar(pow(self.saved("self"), float(exponent) - 1), float(exponent))
 
@@ -104,6 +107,8 @@ def _powf(a, e):
 
 
 def pow(input, exponent):
+    if not isinstance(input, Tensor) and not isinstance(exponent, Tensor):
+        return _np_power(input, exponent)  # a formula running on NumPy data (numpy_backward)
     if isinstance(input, Tensor) and not isinstance(exponent, Tensor):
         a, e = operands(input, exponent)
         out = _make(_np_power(a, e))

@@ -2,12 +2,14 @@
 backward ops), the step functions and sign."""
 from .. import _fp, forward_mode, grad_mode
 from ..node import Node
-from .base import _make, float_data, grad_on, np, record
+from .base import Tensor, _make, float_data, grad_on, np, record
 from . import zerotensor
 from .pointwise import add_scalar, empty_preserving, mul_scalar, preserve_layout
 
 
 def _unary(input, fn, node_cls, saves=None, floating=True):
+    if input.__class__ is not Tensor and not isinstance(input, Tensor):
+        return fn(input)  # a formula running on NumPy data (numpy_backward)
     data = input._data
     if floating and data.dtype.kind != "f":
         data = float_data(input)
@@ -27,6 +29,7 @@ def _unary(input, fn, node_cls, saves=None, floating=True):
 
 
 class NegBackward0(Node):
+    numpy_formula = True
     element_wise = True
     def backward(self, grad):
         return -grad
@@ -41,6 +44,7 @@ class AbsBackward0(Node):
 
 
 class ExpBackward0(Node):
+    numpy_formula = True
     element_wise = True
     saves = ("result",)
 
@@ -49,6 +53,7 @@ class ExpBackward0(Node):
 
 
 class LogBackward0(Node):
+    numpy_formula = True
     element_wise = True
     saves = ("self",)
 
@@ -57,6 +62,7 @@ class LogBackward0(Node):
 
 
 class Log1PBackward0(Node):
+    numpy_formula = True
     element_wise = True
     saves = ("self",)
 
@@ -65,6 +71,7 @@ class Log1PBackward0(Node):
 
 
 class SqrtBackward0(Node):
+    numpy_formula = True
     element_wise = True
     saves = ("result",)
 
@@ -73,6 +80,7 @@ class SqrtBackward0(Node):
 
 
 class SinBackward0(Node):
+    numpy_formula = True
     element_wise = True
     saves = ("self",)
 
@@ -81,6 +89,7 @@ class SinBackward0(Node):
 
 
 class CosBackward0(Node):
+    numpy_formula = True
     element_wise = True
     saves = ("self",)
 
@@ -89,6 +98,7 @@ class CosBackward0(Node):
 
 
 class TanBackward0(Node):
+    numpy_formula = True
     element_wise = True
     saves = ("result",)
 
@@ -98,6 +108,7 @@ class TanBackward0(Node):
 
 
 class TanhBackward0(Node):
+    numpy_formula = True
     element_wise = True
     saves = ("result",)
 
@@ -106,6 +117,7 @@ class TanhBackward0(Node):
 
 
 class SigmoidBackward0(Node):
+    numpy_formula = True
     element_wise = True
     saves = ("result",)
 
@@ -140,6 +152,8 @@ class SigmoidBackwardBackward0(Node):
 
 
 def _fused_backward(grad, output, np_fn, node_cls):
+    if grad.__class__ is not Tensor and not isinstance(grad, Tensor):
+        return np_fn(grad, output)  # a formula running on NumPy data (numpy_backward)
     out = _make(np_fn(grad._data, output._data))
     if grad_on(grad, output):
         node = node_cls()
@@ -159,6 +173,7 @@ def sigmoid_backward(grad, output):
 
 
 class ReluBackward0(Node):
+    numpy_formula = True
     element_wise = True
     saves = ("result",)
 
@@ -182,6 +197,8 @@ def threshold_backward(grad, result):
 
     A primitive of its own, as in PyTorch, so relu has a (zero) second derivative.
     """
+    if grad.__class__ is not Tensor and not isinstance(grad, Tensor):
+        return np.where(result <= 0, 0, grad).astype(grad.dtype, copy=False)  # NumPy data (numpy_backward)
     out = _make(np.where(result._data <= 0, 0, grad._data).astype(grad._data.dtype, copy=False))
     if grad_on(grad, result):
         node = ThresholdBackwardBackward0()
@@ -191,6 +208,7 @@ def threshold_backward(grad, result):
 
 
 class ReciprocalBackward0(Node):
+    numpy_formula = True
     element_wise = True
     saves = ("result",)
 

@@ -1,0 +1,98 @@
+"""Backward formulas run on NumPy data when no graph is being recorded, as HIPS autograd's are.
+
+A node class with ``numpy_formula = True`` writes its ``backward`` in operators and in ops that
+also take NumPy arrays (``cos``, ``mul_scalar``, ``tanh_backward``, ...), so the one formula serves
+both modes: on Tensors under ``create_graph=True``, where it records the higher-order graph, and
+otherwise on the gradients' and saved tensors' arrays, without a Tensor per intermediate value.
+A 0-dim value goes in as a NumPy scalar, whose arithmetic costs a fraction of an array's.
+
+The results are the same: every value has the gradient's floating dtype (NumPy would promote a
+float32 gradient against a float64 0-dim tensor, where PyTorch keeps float32) and a layout NumPy
+keeps as TensorIterator does (contiguous, or at most one dim). Anything else (a Tensor subclass,
+saved-tensor hooks, another dtype, a transposed array, a list of tensors) makes ``saved`` raise
+:class:`NeedsTensors`, and the node then runs on Tensors as before.
+"""
+from ._tensor import Tensor, _make
+from .node import _check_saved, raw_call
+from .saved_tensor import FREED_MESSAGE, SavedTensor
+
+
+class NeedsTensors(Exception):
+    """A value the formula reads cannot stand in as NumPy data: run the node on Tensors."""
+
+
+def run(node, grads):
+    """``node._apply(grads)`` on NumPy data; None when the node must run on Tensors instead.
+
+    Args:
+        node (Node): a one-output node with ``numpy_formula``.
+        grads (list of Tensor): its output gradient, not None.
+
+    Returns:
+        list or None: one Tensor (or None) per input edge, as ``_apply`` returns them.
+    """
+    g = grads[0]
+    if g.__class__ is not Tensor:
+        return None
+    d = g._data
+    if d.dtype.kind != "f" or (d.ndim > 1 and not d.flags.c_contiguous):
+        return None
+    if node._vars:
+        _check_saved(node)  # PyTorch unpacks (and checks) every saved tensor first, read or not
+    arg = d if d.ndim else d[()]
+    prev = raw_call[0], raw_call[1]
+    raw_call[0], raw_call[1] = node, d.dtype
+    try:
+        out = node.backward(arg)
+    except NeedsTensors:
+        return None
+    finally:
+        raw_call[0], raw_call[1] = prev
+    if type(out) is not tuple:
+        return None if out is None else [g if out is arg else _wrap(out)]
+    result = []
+    for i, o in enumerate(out):
+        if o is None:
+            result.append(None)
+        elif o is arg:
+            result.append(g)  # handed on as is: the same tensor, as on the Tensor path
+        else:
+            for j in range(i):
+                if out[j] is o:
+                    result.append(result[j])
+                    break
+            else:
+                result.append(_wrap(o))
+    return result
+
+
+def _wrap(value):
+    if value.__class__ is Tensor:  # a formula that made a Tensor of its own (zeros, say)
+        return value
+    return _make(value)
+
+
+def saved_value(node, key, dtype):
+    """What ``node.saved(key)`` gives a formula running on NumPy data of ``dtype``."""
+    if node._freed:
+        raise RuntimeError(FREED_MESSAGE)
+    value = node._vars[key]
+    cls = value.__class__
+    if cls is SavedTensor:
+        if value.hooks is not None:
+            raise NeedsTensors
+        t = value.tensor
+        a = value.array if t is None else t._data
+        if a.dtype is not dtype and a.dtype != dtype:
+            raise NeedsTensors
+        if a.ndim > 1:
+            if not a.flags.c_contiguous:
+                raise NeedsTensors
+            return a
+        return a if a.ndim else a[()]
+    if cls is float or cls is int or cls is bool:
+        return value
+    raise NeedsTensors
+
+
+raw_call[2] = saved_value
