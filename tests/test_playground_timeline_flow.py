@@ -98,3 +98,70 @@ def test_flow_in_a_graph_drawn_at_a_past_step():
     assert sorted(ask(sum1["id"], last)["up"]) == sorted(
         n["id"] for n in result["graph"]["nodes"] if int(n["reach"], 16) >> result["graph"]["nodes"].index(sum1) & 1)
     assert ask(sum1["id"], "x")["error"]["code"] == "bad_request"
+
+
+VISIBLE = ["""import torch
+x = torch.tensor([1.0, 2.0], requires_grad=True)
+y = x * 2
+for i in range(30):
+    y = y + x
+    if i % 7 == 0:
+        z = (y * y).sum()
+del y
+z.backward()
+w = x.detach() * 3
+""", LOOP, TEN]
+
+
+def _visible_at(export, index):
+    return {nid for nid, r in export["visible"].items()
+            if any(r[k] <= index <= r[k + 1] for k in range(0, len(r), 2))}
+
+
+def _walked(export, final, index):
+    """A plain walk at every step: from each bound tensor's grad_fn through the rows' ``next``
+    (a node without a row: its ``next`` edges in the final graph)."""
+    rows = {r["id"]: r for r in export["nodes"]}
+    nexts = {}
+    for e in final["edges"]:
+        if e["kind"] == "next":
+            nexts.setdefault(e["from"], []).append(e["to"])
+    names = {}
+    for s in export["steps"][:index + 1]:
+        for name, ref in s.get("vars", {}).items():
+            if ref is None:
+                names.pop(name, None)
+            else:
+                names[name] = export["tensors"][ref]["grad_fn_id"]
+    seen, stack = set(), [fn for fn in names.values() if fn]
+    while stack:
+        nid = stack.pop()
+        if nid not in seen:
+            seen.add(nid)
+            stack.extend(n for n in (rows[nid]["next"] if nid in rows else nexts.get(nid, ())) if n)
+    return seen
+
+
+def test_the_nodes_shown_at_each_step_are_those_the_names_reach_then():
+    for code in VISIBLE:
+        result = Session(timeline=True).run(code)
+        export = result["timeline"]
+        assert export["visible_until"] is None
+        for index in range(len(export["steps"])):
+            assert _visible_at(export, index) == _walked(export, result["graph"], index), (code, index)
+    # The loop's first z = (y * y).sum() is unreachable once z is rebound (i = 7), its nodes too.
+    export = Session(timeline=True).run(VISIBLE[0])["timeline"]
+    sums = sorted((r for r in export["nodes"] if r["name"] == "SumBackward0"), key=lambda r: r["step"])
+    first_z = export["visible"][sums[0]["id"]]
+    rebound = next(i for i, s in enumerate(export["steps"]) if s["step"] > sums[1]["step"] - 1 and "z" in s.get("vars", {}))
+    assert first_z == [first_z[0], rebound - 1]
+    assert export["visible"][sums[-1]["id"]][-1] == len(export["steps"]) - 1
+
+
+def test_visibility_stops_at_its_budget(monkeypatch):
+    from autograd_py.playground import timeline_visible
+    monkeypatch.setattr(timeline_visible, "VISIT_BUDGET", 10)
+    export = Session(timeline=True).run(VISIBLE[0])["timeline"]
+    until = export["visible_until"]
+    assert until is not None and 0 < until < len(export["steps"])
+    assert all(r[-1] < until for r in export["visible"].values())

@@ -347,7 +347,7 @@ class Session:
             views["forward"] = forward.export(self.namespace) if forward.ops else None
             if timeline is self._timeline:
                 try:
-                    views["timeline"] = timeline.export()
+                    views["timeline"] = timeline.export(views["graph"])
                 except Exception as exc:  # a view must never turn a good run into a failure
                     views["timeline"], views["timeline_error"] = None, f"{type(exc).__name__}: {exc}"
         return {

@@ -369,9 +369,9 @@ class Timeline(LoopGroups):
             self.steps.append(tail)
 
     # ---- answers -------------------------------------------------------------------------
-    def export(self):
+    def export(self, final_graph=None):
         """The page's JSON (see ``timeline_export.export``)."""
-        return timeline_export.export(self)
+        return timeline_export.export(self, final_graph)
 
     def inspect(self, name, step):
         """``name`` as the timeline last recorded it at ``step`` (see ``Session.inspect``)."""

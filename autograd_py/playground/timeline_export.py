@@ -2,9 +2,10 @@
 import numpy as np
 
 from . import graph
+from .timeline_visible import visibility
 
 
-def export(timeline):
+def export(timeline, final_graph=None):
     """The page's JSON: ``{"steps", "total_steps", "groups", "nodes", "lines", "tensors", "previews", ...}``.
 
     A step leaves out its ``nodes``, ``saved``, ``grads`` or ``vars`` when empty. Its ``vars`` map
@@ -13,6 +14,9 @@ def export(timeline):
     are indices into ``previews`` too. The recorder summarises a tensor once per change and hands
     the same summary to every name and step that shows it unchanged (``p = W1`` in a loop), so a
     summary is sent once however many steps repeat it: W2's JSON was 758 kB with a copy per step.
+
+    ``visible`` maps node ids to the ranges of stored step indices at which the graph shows them,
+    given ``final_graph`` (``graph.export``'s JSON of the run's end; see ``timeline_visible``).
 
     A node alive now has the id ``graph.export`` gives it; one made where a dead node was has its
     own (see ``timeline_state.NodeIds``). ``error`` says why recording stopped, if it did.
@@ -45,7 +49,8 @@ def export(timeline):
     return {"steps": steps, "total_steps": timeline.total, "stored_steps": len(steps), "limit": timeline.limit,
             "groups": timeline.groups, "groups_dropped": timeline.groups_dropped, "nodes": nodes,
             "nodes_dropped": timeline.nodes_dropped, "lines": lines, "error": timeline.error,
-            "rested_after": timeline.rested_after, "tensors": table.tensors, "previews": table.previews}
+            "rested_after": timeline.rested_after, "tensors": table.tensors, "previews": table.previews,
+            **dict(zip(("visible", "visible_until"), visibility(timeline, final_graph, rename)))}
 
 
 class _Table:

@@ -1,8 +1,9 @@
-// The graph at a timeline step, in graph.export's JSON form. As timeline.py
-// documents its export, the graph at a step is what is reachable from the
-// names bound then: each bound tensor, its grad_fn, and the `next` ids of the
-// node rows. A node alive at the run's end has the id graph.export gives it,
-// so its drawn row (saved tensors, AccumulateGrad's variable) is reused.
+// The graph at a timeline step, in graph.export's JSON form: the names bound
+// then (tensor nodes, each to its grad_fn) and the nodes Python says the graph
+// shows at that step (timeline_visible.py: `visible`, ranges of stored step
+// indices per node id), each with its inputs. Nothing is walked here. A node
+// alive at the run's end has the id graph.export gives it, so its drawn row
+// (saved tensors, AccumulateGrad's variable) is reused.
 
 import { preview } from "./timeline_state.js";
 
@@ -27,47 +28,57 @@ export function graphAt(state, indexed) {
   }
   const nodes = [];
   const edges = [];
-  const seen = new Set();
-  const queue = [];
-  const visit = (id) => {
-    if (id && !seen.has(id)) {
-      seen.add(id);
-      queue.push(id);
-    }
-  };
   let subset = true;
   for (const [id, { summary, names }] of byTensor) {
     const base = finalIds.get(id);
     if (!base || base.names.join() !== names.join()) subset = false;
     nodes.push(tensorNode(id, summary, names, base, state, indexed));
-    if (summary.grad_fn_id) {
-      edges.push({ from: id, to: summary.grad_fn_id, kind: "grad_fn", output_nr: 0 });
-      visit(summary.grad_fn_id);
-    }
+    if (summary.grad_fn_id) edges.push({ from: id, to: summary.grad_fn_id, kind: "grad_fn", output_nr: 0 });
   }
-  for (let head = 0; head < queue.length; head += 1) {
-    const id = queue[head];
+  for (const id of shownAt(indexed, state.index)) {
     const row = rows.get(id);
     const base = finalIds.get(id);
     if (!base) subset = false;
     if (row) {
       nodes.push(fnNode(row, base, state));
       row.next.forEach((next, index) => {
-        if (!next) return;
-        edges.push({ from: id, to: next, kind: "next", input_nr: index, output_nr: 0 });
-        visit(next);
+        if (next) edges.push({ from: id, to: next, kind: "next", input_nr: index, output_nr: 0 });
       });
     } else if (base) {
       nodes.push(base.kind === "grad_fn" ? { ...base, freed: state.freed.has(id) } : base);
-      for (const edge of finalEdges.get(id) || []) {
-        edges.push(edge);
-        if (edge.kind === "next") visit(edge.to);
-      }
+      edges.push(...(finalEdges.get(id) || []));
     }
   }
   const drawn = new Set(nodes.map((node) => node.id));
   const kept = edges.filter((edge) => drawn.has(edge.from) && drawn.has(edge.to));
   return { graph: { nodes, edges: kept, tensors: nodes.filter((n) => n.kind === "tensor"), truncated: null }, subset };
+}
+
+/**
+ * Node ids the graph shows at stored step `index`, as Python found them; past `visible_until`
+ * (its walk's budget) the final graph's nodes made by then.
+ */
+function shownAt(indexed, index) {
+  const { visible, visible_until: until } = indexed.timeline;
+  const ids = [];
+  if (visible && (until == null || index < until)) {
+    if (!indexed.visibleList) indexed.visibleList = Object.entries(visible); // once per run, not per move
+    for (const [id, ranges] of indexed.visibleList) {
+      for (let k = 0; k < ranges.length; k += 2) {
+        if (ranges[k] <= index && index <= ranges[k + 1]) {
+          ids.push(id);
+          break;
+        }
+      }
+    }
+    return ids;
+  }
+  const number = indexed.steps[index].step;
+  for (const node of indexed.graph.nodes) {
+    const made = indexed.born.get(node.id);
+    if (node.kind !== "tensor" && made != null && made <= number) ids.push(node.id);
+  }
+  return ids;
 }
 
 function tensorNode(id, summary, names, base, state, indexed) {

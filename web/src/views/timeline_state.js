@@ -86,7 +86,7 @@ export function stateAt(index, indexed) {
   }
   const freed = new Set();
   for (const [id, states] of state.saved) if (Object.values(states).includes("freed")) freed.add(id);
-  return { step, visible, freed, grads: state.grads, tensors: state.tensors, saved: state.saved, names: state.names, last };
+  return { index, step, visible, freed, grads: state.grads, tensors: state.tensors, saved: state.saved, names: state.names, last };
 }
 
 /** `{text, values}` of a timeline value (timeline.small: shape, values, maybe truncated). */

@@ -1,0 +1,84 @@
+"""Which recorded nodes the graph shows at each stored step of a timeline, for the page.
+
+The graph at a step is what is reachable from the names bound then (``timeline``'s docstring):
+each bound tensor's grad_fn, and from each node its inputs (``next`` of its row; a node without a
+row, such as an AccumulateGrad, by its ``next`` edges in the run's final graph). The page draws
+that graph without walking it: the export ships, for every node id, the ranges of stored steps
+(0-based indices into ``steps``) it is reachable at.
+
+The reachable set is found again only where it can change: when the set of grad_fns the bound
+names hold changes (``for p in params`` rebinding leaves changes nothing). One that only grows
+adds what the new roots reach, stopping at what was already reachable; a root dropped means a walk
+from all roots again (``y = y + x`` drops the old ``y``'s node, which stays reachable).
+
+Limits: at most ``VISIT_BUDGET`` node visits in all (a long run keeps at most ``STEP_LIMIT``
+steps, yet each could reach thousands of nodes); beyond, ``visible_until`` is the first stored
+step index without an answer, and the page then shows the final graph's nodes made by that step.
+"""
+VISIT_BUDGET = 2_000_000
+
+
+def visibility(timeline, final_graph, rename):
+    """Step ranges at which each node is reachable from the bound names.
+
+    Args:
+        timeline (timeline.Timeline): a finished timeline.
+        final_graph (dict or None): ``graph.export``'s JSON of the run's end.
+        rename (dict): ``NodeIds.renames()``: internal id -> the page's id.
+
+    Returns:
+        tuple: ``({page id: [first, last, first, last, ...]}, visible_until)``, indices into the
+        stored steps (inclusive), and None or the first index left without an answer.
+    """
+    page = (lambda nid: rename.get(nid, nid)) if rename else (lambda nid: nid)
+    internal = {new: old for old, new in rename.items()}
+    rows = timeline.node_rows
+    final_next = {}
+    for edge in (final_graph or {}).get("edges", ()):
+        if edge["kind"] == "next":
+            final_next.setdefault(edge["from"], []).append(edge["to"])
+
+    def inputs(nid):
+        row = rows.get(internal.get(nid, nid))
+        if row is not None:
+            return [page(n) for n in row["next"] if n is not None]
+        return final_next.get(nid, ())
+
+    names, roots, reach = {}, frozenset(), set()
+    opened, ranges = {}, {}
+    visits, until = 0, None
+    for index, step in enumerate(timeline.steps):
+        changed = step["delta"]["vars"]
+        if not changed:
+            continue
+        for name, summary in changed.items():
+            if summary is None:
+                names.pop(name, None)
+            else:
+                names[name] = summary["grad_fn_id"]
+        now = frozenset(page(fn) for fn in names.values() if fn is not None)
+        if now == roots:
+            continue
+        grown = now >= roots
+        new = set(reach) if grown else set()
+        visits += len(new)  # the copy costs too
+        stack = list(now - roots if grown else now)
+        while stack:  # no recursion: a graph may be deep
+            nid = stack.pop()
+            if nid in new:
+                continue
+            new.add(nid)
+            visits += 1
+            stack.extend(inputs(nid))
+        if visits > VISIT_BUDGET:
+            until = index
+            break
+        for nid in new - reach:
+            opened[nid] = index
+        for nid in reach - new:
+            ranges.setdefault(nid, []).extend((opened.pop(nid), index - 1))
+        roots, reach = now, new
+    last = (until if until is not None else len(timeline.steps)) - 1
+    for nid, first in opened.items():
+        ranges.setdefault(nid, []).extend((first, last))
+    return ranges, until
