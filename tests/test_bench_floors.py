@@ -66,7 +66,7 @@ def test_profile_lists_autograd_py_functions_by_own_time():
 
 
 def test_report_marks_targets_and_wrong_results():
-    side = {"autograd_py": {"median": 0.004}, "floor": {"median": 0.001}, "ratio": 4.0, "ok": True,
+    side = {"autograd_py": {"median": 0.004}, "floor": {"median": 0.001}, "ratio": 4.0, "ratio_best": 3.5, "ok": True,
             "errors": {"autograd_py": 0.0, "floor": 0.0, "autograd_py_vs_floor": 0.0},
             "python": "3.12.7", "numpy": "2.0.2"}
     bad = dict(side, ok=False, errors={"autograd_py": 0.5, "floor": 0.0, "autograd_py_vs_floor": 0.5})
@@ -75,5 +75,5 @@ def test_report_marks_targets_and_wrong_results():
     text = web_workloads.report({"rows": [{"row": "W1", "pyodide": side}, {"row": "W4", "pyodide": bad}],
                                  "environment": env})
     w1, w4 = (line for line in text.splitlines() if line.startswith(("| W1 ", "| W4 ")))
-    assert "≤ 3× missed" in w1 and "ok" in w1
+    assert "**4.00×** (3.50×)" in w1 and "≤ 3× missed" in w1 and "ok" in w1
     assert "≤ 6× met" in w4 and "WRONG (5.0e-01)" in w4
