@@ -4,7 +4,11 @@ For each repetition a fresh browser context (a cold tab: empty HTTP cache, no
 service worker) opens:
 
 * a bare page whose module worker only loads Pyodide and NumPy from the same
-  files, the floor the playground's Python-ready time is compared with;
+  files, the floor the playground's Python-ready time is compared with. Its
+  standard library is Pyodide's as released (sources only), while the site's
+  also carries bytecode of what its start-up imports (``--bare-stdlib site``
+  gives the bare page the site's copy, to see what the playground adds on top
+  of the very same runtime);
 * the playground: time to a usable editor, and to Python ready (Pyodide,
   NumPy and autograd_py installed, ``Session`` created). Both pages are timed
   by the wall clock from the moment they were asked to navigate, so the

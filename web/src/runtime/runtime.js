@@ -39,7 +39,7 @@ export class Runtime {
     let phase = "runtime";
     try {
       let t = performance.now();
-      // The wheel downloads while the runtime and NumPy load; only unpacking waits.
+      // The wheel downloads while the runtime loads, and is unpacked while NumPy loads.
       const wheelPromise = fetch(new URL("./build-info.json", this.base))
         .then((r) => {
           if (!r.ok) throw new Error(`build-info.json: HTTP ${r.status}`);
@@ -55,19 +55,26 @@ export class Runtime {
         stderr: (line) => console.warn("[py]", line),
         // No keyboard in a worker: input() sees end-of-file (EOFError), not a crash.
         stdin: () => null,
-        // Loaded while the runtime boots (its download and set-up overlap the runtime's),
-        // rather than by a loadPackage after it.
-        packages: ["numpy"],
       });
       if (this.interruptView) this.pyodide.setInterruptBuffer(this.interruptView);
       t = this.status(phase, t);
 
       phase = "numpy";
+      // Most of loading NumPy is compiling its libraries' WebAssembly, off this thread:
+      // unpacking the wheel (Python, ~0.1 s) meanwhile hides it.
+      const numpy = this.pyodide.loadPackage("numpy", { messageCallback: () => {} });
+      let unpackError = null; // reported in its own phase, below
+      try {
+        this.pyodide.unpackArchive(await wheelPromise, "wheel");
+      } catch (err) {
+        unpackError = err;
+      }
+      await numpy;
       this.pyodide.runPython("import numpy"); // counted here, not in the autograd_py phase
       t = this.status(phase, t);
 
       phase = "autograd_py";
-      this.pyodide.unpackArchive(await wheelPromise, "wheel");
+      if (unpackError) throw unpackError;
       this.playground = this.pyodide.pyimport("autograd_py.playground");
       t = this.status(phase, t);
 
