@@ -31,7 +31,7 @@ def export(timeline, final_graph=None):
                "grads": {tid: table.preview(g) for tid, g in d["grads"].items()},
                "vars": {name: table.tensor(v) for name, v in d["vars"].items()}}
         del row["delta"]
-        if rename:
+        if rename and (row["nodes"] or row["saved"]):
             row.update(_renamed(row, rename))
         for key in _DELTA_KEYS:  # most steps change one or two of them: an empty one is left out
             if not row[key]:

@@ -31,18 +31,12 @@ def visibility(timeline, final_graph, rename):
         stored steps (inclusive), and None or the first index left without an answer.
     """
     page = (lambda nid: rename.get(nid, nid)) if rename else (lambda nid: nid)
-    internal = {new: old for old, new in rename.items()}
-    rows = timeline.node_rows
-    final_next = {}
+    inputs = {}  # page id -> its inputs' page ids: a row's next, else its final graph's next edges
     for edge in (final_graph or {}).get("edges", ()):
         if edge["kind"] == "next":
-            final_next.setdefault(edge["from"], []).append(edge["to"])
-
-    def inputs(nid):
-        row = rows.get(internal.get(nid, nid))
-        if row is not None:
-            return [page(n) for n in row["next"] if n is not None]
-        return final_next.get(nid, ())
+            inputs.setdefault(edge["from"], []).append(edge["to"])
+    for nid, row in timeline.node_rows.items():
+        inputs[page(nid)] = [page(n) for n in row["next"] if n is not None]
 
     names, roots, reach = {}, frozenset(), set()
     opened, ranges = {}, {}
@@ -69,7 +63,7 @@ def visibility(timeline, final_graph, rename):
                 continue
             new.add(nid)
             visits += 1
-            stack.extend(inputs(nid))
+            stack.extend(inputs.get(nid, ()))
         if visits > VISIT_BUDGET:
             until = index
             break
