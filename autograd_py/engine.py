@@ -193,9 +193,17 @@ def run_backward(roots, root_grads, keep_graph, create_graph, inputs=None, accum
     zeros_made, fw_levels = zerotensor.made, forward_mode.levels
     prev_task = current_task[0]
     current_task[0] = GraphTask(deps, needed, captures, accumulate)
+    # The one node made ready while the heap was empty waits here, which spares a chain of
+    # single-input nodes the heap: nothing else could run before it.
+    alone = None
     try:
-        while ready:
-            node = heappop(ready)[2]
+        while True:
+            if alone is not None:
+                node, alone = alone, None
+            elif ready:
+                node = heappop(ready)[2]
+            else:
+                break
             grads = buffers.pop(node)
             if (captures or node._pre_hooks or node._retain_grad_refs or node._node_pre_hooks
                     or node.__class__ is AccumulateGrad):
@@ -276,6 +284,13 @@ def run_backward(roots, root_grads, keep_graph, create_graph, inputs=None, accum
                 remaining = deps[nxt] - 1
                 deps[nxt] = remaining
                 if remaining == 0:
+                    if alone is None and not ready:
+                        alone = nxt
+                        continue
+                    if alone is not None:
+                        heappush(ready, (-alone._seq, tie, alone))
+                        tie += 1
+                        alone = None
                     heappush(ready, (-nxt._seq, tie, nxt))
                     tie += 1
             # a buffer slot must be its gradient's only holder (AccumulateGrad steals it then), also
@@ -338,12 +353,15 @@ def _add_grads(a, b, create_graph):
     can see ``a`` then, so the two are indistinguishable. The reference count is the same test:
     a node's pending outputs, a captured input or the caller's gradient all hold ``a`` too.
     """
-    if create_graph or a._data.shape != b._data.shape or a._data.dtype != b._data.dtype:
+    if create_graph:
+        return a + b
+    ad, bd = a._data, b._data
+    if ad.shape != bd.shape or ad.dtype != bd.dtype:
         return a + b
     # dual gradients (forward-over-reverse) add as tensors, so their tangents add too
-    out = a + b if a._fw_grads or b._fw_grads else _make(a._data + b._data)
-    if _references(a) == _SOLE and a._base is None and "_zerotensor" not in a.__dict__ and all(
-            s or n <= 1 for s, n in zip(a._data.strides, a._data.shape)):
+    out = a + b if a._fw_grads or b._fw_grads else _make(ad + bd)
+    if _references(a) == _SOLE and a._base is None and (not zerotensor.made[0] or "_zerotensor" not in a.__dict__) \
+            and (not ad.ndim or all(s or n <= 1 for s, n in zip(ad.strides, ad.shape))):
         out._version_counter[0] = a._version_counter[0] + 1
     return out
 

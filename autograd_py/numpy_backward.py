@@ -10,7 +10,8 @@ The results are the same: every value has the gradient's floating dtype (NumPy w
 float32 gradient against a float64 0-dim tensor, where PyTorch keeps float32) and a layout NumPy
 keeps as TensorIterator does (contiguous, or at most one dim). Anything else (a Tensor subclass,
 saved-tensor hooks, another dtype, a transposed array, a list of tensors) makes ``saved`` raise
-:class:`NeedsTensors`, and the node then runs on Tensors as before.
+:class:`NeedsTensors`, and the node then runs on Tensors as before. Nodes that hand the gradient
+on as it is (AddBackward0, CloneBackward0) gain nothing here and stay on Tensors.
 """
 from ._tensor import Tensor, _make
 from .node import _check_saved, raw_call
@@ -35,21 +36,27 @@ def run(node, grads):
     if g.__class__ is not Tensor:
         return None
     d = g._data
-    if d.dtype.kind != "f" or (d.ndim > 1 and not d.flags.c_contiguous):
+    dtype = d.dtype
+    if dtype.kind != "f":
+        return None
+    nd = d.ndim
+    if nd > 1 and not d.flags.c_contiguous:
         return None
     if node._vars:
         _check_saved(node)  # PyTorch unpacks (and checks) every saved tensor first, read or not
-    arg = d if d.ndim else d[()]
-    prev = raw_call[0], raw_call[1]
-    raw_call[0], raw_call[1] = node, d.dtype
+    arg = d if nd else d[()]
+    # no formula starts another (hooks run outside them), so there is no outer call to restore
+    raw_call[0], raw_call[1] = node, dtype
     try:
         out = node.backward(arg)
     except NeedsTensors:
         return None
     finally:
-        raw_call[0], raw_call[1] = prev
+        raw_call[0] = None
     if type(out) is not tuple:
-        return None if out is None else [g if out is arg else _wrap(out)]
+        if out is None:
+            return None
+        return [g if out is arg else out if out.__class__ is Tensor else _make(out)]
     result = []
     for i, o in enumerate(out):
         if o is None:
@@ -62,14 +69,8 @@ def run(node, grads):
                     result.append(result[j])
                     break
             else:
-                result.append(_wrap(o))
+                result.append(o if o.__class__ is Tensor else _make(o))
     return result
-
-
-def _wrap(value):
-    if value.__class__ is Tensor:  # a formula that made a Tensor of its own (zeros, say)
-        return value
-    return _make(value)
 
 
 def saved_value(node, key, dtype):

@@ -27,7 +27,6 @@ def _scaled_tangent(t, alpha):
 
 
 class AddBackward0(Node):
-    numpy_formula = True
     keeps = ("alpha",)
 
     def jvp(self, tangents, inputs, result):
@@ -102,7 +101,6 @@ class MulBackward0(Node):
 
 
 class AddBackward1(Node):
-    numpy_formula = True
     element_wise = True
     def backward(self, grad):
         return grad
@@ -271,7 +269,6 @@ def div_scalar(input, other):
 
 
 class SubBackward1(Node):
-    numpy_formula = True
     element_wise = True
     def backward(self, grad):
         return grad
@@ -331,7 +328,6 @@ def div(input, other, rounding_mode=None):
 
 # ---------------------------------------------------------------------------- copies and casts
 class CloneBackward0(Node):
-    numpy_formula = True
     element_wise = True
     def backward(self, grad):
         return grad
