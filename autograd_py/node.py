@@ -200,6 +200,15 @@ class Node:
         else:
             saved[key] = SavedTensor(value)
 
+    def save_output_one(node, key, value):
+        """``save_output(key=value)`` for one output, without the keyword dict."""
+        if default_hooks and value._grad_fn is None and value._data.dtype.kind == "f":
+            value._grad_fn, value._requires_grad = node, True  # see save_output
+        saved = node._vars
+        if saved is None:
+            saved = node._vars = {}
+        saved[key] = SavedTensor(value, True)
+
     def save_output(node, /, **values):
         """Saves outputs of the op itself (a version mismatch then names this node)."""
         if node._vars is None:

@@ -64,10 +64,10 @@ class SavedTensor:
                  "fw_grads", "__weakref__")
 
     def __init__(self, tensor, is_output=False):
-        self.counter = tensor._version_counter
-        if self.counter.__class__ is not list and grad_mode._state[0]:
+        self.counter = counter = tensor._version_counter
+        if counter.__class__ is not list and grad_mode._state[0]:
             raise RuntimeError(grad_mode.INFERENCE_SAVED)
-        self.version = self.counter[0]
+        self.version = counter[0]
         self.array = tensor._data
         self.is_output = is_output
         self.hooks = None

@@ -68,6 +68,8 @@ def _edges(node, inputs, like=None):
     edges = []
     meta = None
     i = -1
+    if like is not None:
+        like_shape, like_dtype = like.shape, like.dtype
     for t in inputs:
         i += 1
         if not (t.__class__ is Tensor or isinstance(t, Tensor)) or not t._requires_grad:
@@ -92,7 +94,7 @@ def _edges(node, inputs, like=None):
                 shape, check = acc.shape, True
         else:
             edges.append(_view_edge(t))
-        if check or shape != like.shape or d.dtype != like.dtype:
+        if check or shape != like_shape or (d.dtype is not like_dtype and d.dtype != like_dtype):
             if meta is None:
                 meta = [None] * len(inputs)
             meta[i] = (shape, d.dtype)
@@ -265,6 +267,8 @@ def _stale_first(*tensors):
 def operands(a, b):
     """The NumPy operands of a binary op, cast to PyTorch's result dtype."""
     ad = a._data
+    if b.__class__ is float and ad.dtype.kind == "f":  # ``x * 0.5``: the common case first
+        return (_laid_out(ad) if ad.ndim > 1 and 0 in ad.strides else ad), b
     if isinstance(b, Tensor):
         bd = b._data
         if ad.shape != bd.shape:

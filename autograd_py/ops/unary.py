@@ -23,7 +23,7 @@ def _unary(input, fn, node_cls, saves=None, floating=True):
         if saves == "self":
             node.save_one("self", input)
         elif saves == "result":
-            node.save_output(result=out)
+            node.save_output_one("result", out)
         record(out, node, (input,))
     return out
 
