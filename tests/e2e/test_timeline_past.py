@@ -130,3 +130,23 @@ def test_gradient_flow_in_a_past_steps_own_graph_comes_from_python(playground):
     expect(up).to_have_count(2)  # MulBackward0 and y: loss is not made yet
     expect(down).to_have_count(3)
     tab.testid("lessons").select_option("graph")
+
+
+def test_an_iteration_of_a_10000_iteration_loop_opens(playground):
+    from test_timeline import LOOP
+
+    tab = playground
+    assert tab.run(LOOP)["ok"]
+    tab.testid("timeline-group").click()
+    number = tab.testid("timeline-open-iteration")
+    expect(number).to_have_attribute("max", "10000")
+    number.fill("5000")
+    number.press("Enter")
+    expect(tab.testid("timeline-note")).to_contain_text("iteration 5,000 opened", timeout=60_000)
+    where = tab.testid("timeline-step")
+    expect(where).to_have_attribute("data-line", "3")
+    expect(tab.testid("timeline-iteration").locator("option:checked")).to_have_text("iteration 5,000")
+    tab.testid("timeline-forward").click()
+    expect(where).to_have_attribute("data-line", "4")
+    # h = x * i with i = 4999 in the 5,000th iteration.
+    expect(tab.page.locator("[data-testid=grads] tr[data-tensor=h]")).to_contain_text("9998.")
