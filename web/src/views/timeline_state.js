@@ -1,7 +1,8 @@
 // The views' state at one step of a run's timeline, folded from the timeline's
 // deltas (autograd_py/playground/timeline.py decides what each step changed;
-// nothing here knows autograd): which drawn nodes existed, which saved
-// tensors were freed, each tensor's .grad, value and version as recorded then.
+// nothing here knows autograd): the names bound, which saved tensors were
+// freed, each tensor's .grad, value and version as recorded then. Which nodes
+// the graph shows then is Python's answer too (timeline_graph.js).
 
 import { num, shapeText } from "./dom.js";
 
@@ -69,24 +70,18 @@ function applyDelta(state, step, { tensors, previews }) {
 
 /**
  * The state after the stored step at `index` (0-based).
- * @returns {{step: object, visible: Set<string>, freed: Set<string>, grads: Map, tensors: Map, saved: Map}}
+ * @returns {{index: number, step: object, freed: Set<string>, grads: Map, tensors: Map, saved: Map, names: Map, last: boolean}}
  */
 export function stateAt(index, indexed) {
-  const { steps, born, checkpoints, graph, tables } = indexed;
+  const { steps, checkpoints, tables } = indexed;
   const base = Math.floor(index / CHECKPOINT);
   const state = copyState(checkpoints[base]);
   for (let i = base * CHECKPOINT; i <= index; i += 1) applyDelta(state, steps[i], tables);
   const step = steps[index];
   const last = index === steps.length - 1;
-  const visible = new Set();
-  for (const node of graph.nodes) {
-    const made = born.get(node.id);
-    // The last step shows the whole drawn graph (a node made where the timeline kept no row too).
-    if (last || (made != null && made <= step.step)) visible.add(node.id);
-  }
   const freed = new Set();
   for (const [id, states] of state.saved) if (Object.values(states).includes("freed")) freed.add(id);
-  return { index, step, visible, freed, grads: state.grads, tensors: state.tensors, saved: state.saved, names: state.names, last };
+  return { index, step, freed, grads: state.grads, tensors: state.tensors, saved: state.saved, names: state.names, last };
 }
 
 /** `{text, values}` of a timeline value (timeline.small: shape, values, maybe truncated). */
