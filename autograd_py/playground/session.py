@@ -160,7 +160,8 @@ class Session:
     def inspect(self, name, step):
         """A variable as it was after ``step`` of the last run's timeline, for the editor's hover.
 
-        Only what the timeline recorded (see ``timeline_requests``, ``timeline_export.inspect``).
+        Only what the timeline recorded (module-level tensors and named modules' parameters); a step
+        inside folded loop iterations gets the stored step before it (``exact`` False, ``at_step``).
 
         Args:
             name (str): a variable name (``w``, or ``model.weight``).
