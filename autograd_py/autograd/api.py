@@ -1,4 +1,5 @@
 """``torch.autograd.backward`` and ``torch.autograd.grad``, with PyTorch's checks and messages."""
+import sys
 import warnings
 
 import numpy as np
@@ -14,6 +15,9 @@ CREATE_GRAPH_WARNING = (
     "None after use to break the cycle and avoid the leak. (Triggered internally at "
     "/__w/pytorch/pytorch/torch/csrc/autograd/engine.cpp:1307.)"
 )
+
+
+_BATCHED = __name__.rsplit(".", 2)[0] + ".batching.batched"
 
 
 def _as_tuple(x):
@@ -136,8 +140,8 @@ def grad(outputs, inputs, grad_outputs=None, retain_graph=None, create_graph=Fal
         >>> dy, torch.autograd.grad(dy, x)[0]
         (tensor(27., grad_fn=<MulBackward0>), tensor(18.))
     """
-    from ..batching.batched import levels as vmap_levels
-    if vmap_levels:
+    batched = sys.modules.get(_BATCHED)  # not imported yet: no vmap is running (an import costs here)
+    if batched is not None and batched.levels:
         from ..batching import autograd_bridge
         if autograd_bridge.any_batched(outputs, inputs, grad_outputs):
             return autograd_bridge.grad(grad, outputs, inputs, grad_outputs, dict(

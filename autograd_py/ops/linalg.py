@@ -216,6 +216,7 @@ inner = dot
 
 
 class MvBackward0(Node):
+    numpy_formula = True
     saves = ("self", "vec")
 
     def jvp(self, tangents, inputs, result):
@@ -225,15 +226,17 @@ class MvBackward0(Node):
         ga = gb = None
         if self._next_functions[0][0] is not None:
             # derivatives.yaml's grad.ger(vec): outer reshapes grad to a column
-            ga = reshape(grad, grad._data.shape + (1,)) * self.saved("vec")
+            ga = reshape(grad, tuple(grad.shape) + (1,)) * self.saved("vec")
         if self._next_functions[1][0] is not None:
             m = self.saved("self")
             # derivatives.yaml's self.t().mv(grad); a batched grad (vectorized jacobian) goes through matmul
-            gb = mv(t(m), grad) if grad._data.ndim == 1 else matmul(grad, m)
+            gb = mv(t(m), grad) if grad.ndim == 1 else matmul(grad, m)
         return ga, gb
 
 
 def mv(input, vec):
+    if input.__class__ is np.ndarray:
+        return input @ vec  # a formula running on NumPy data (numpy_backward)
     if input._data.ndim != 2 or vec._data.ndim != 1:
         raise RuntimeError(f"vector + matrix @ vector expected, got {input._data.ndim}, {vec._data.ndim}")
     if input._data.shape[1] != vec._data.shape[0]:
