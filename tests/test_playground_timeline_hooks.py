@@ -137,11 +137,11 @@ def test_a_failing_recorder_leaves_the_run_alone(monkeypatch):
     json.dumps(r["timeline"])
 
 
-def test_large_tensors_keep_16_values_and_their_statistics():
+def test_large_tensors_keep_their_first_values_and_their_statistics():
     code = "import torch\nx = torch.arange(100.).reshape(10, 10)\nm = torch.tensor([True, False] * 40)\n"
     steps = resolved(Session(timeline=True).run(code)["timeline"])["steps"]
     x = steps[1]["vars"]["x"]["value"]
-    assert x == {"shape": [10, 10], "values": [float(i) for i in range(16)], "truncated": True,
+    assert x == {"shape": [10, 10], "values": [float(i) for i in range(6)], "truncated": True,
                  "min": 0.0, "max": 99.0, "mean": 49.5}
     m = steps[2]["vars"]["m"]["value"]
     assert (m["min"], m["max"], m["mean"]) == (0.0, 1.0, 0.5)

@@ -16,7 +16,9 @@ import numpy as np
 from .._tensor import Tensor
 
 PREVIEW_ELEMENTS = 64
-TRUNCATED_VALUES = 16  # first values kept of a larger tensor (with min/max/mean): each step's JSON repeats them
+# First values kept of a larger tensor (with min/max/mean): as many as the page shows of one
+# (timeline_state.js's preview); a float costs the JSON a repr, about a microsecond each.
+TRUNCATED_VALUES = 6
 SAVED_WATCH = 2000  # newest nodes with saved tensors whose states are followed
 _TENSOR, _MODULE = 1, 2
 _UNBOUND = object()

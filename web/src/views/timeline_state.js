@@ -92,6 +92,7 @@ export function preview(small) {
   const integral = values.every((v) => typeof v !== "number" || Number.isInteger(v));
   const one = (v) => (typeof v !== "number" ? String(v) : integral ? num(v) : v.toFixed(4));
   if (small.truncated) {
+    // The first values, as many as Python keeps (timeline_state.TRUNCATED_VALUES).
     return { values, text: `${shapeText(shape)} [${values.slice(0, 6).map(one).join(", ")}, …] min ${num(small.min)} max ${num(small.max)} mean ${num(small.mean)}` };
   }
   if (!shape.length) return { values, text: values.length ? one(values[0]) : "" };
