@@ -41,8 +41,12 @@ class AccumulateGrad(Node):
                 from .ops.inplace import copy_
                 var._grad = copy_(fresh, grad)
             elif sys.getrefcount(grad) <= _STEAL_REFS and _obeys_layout_contract(grad._data, var._data):
-                # PyTorch keeps the gradient itself (nothing else holds it): its version shows.
-                var._grad = _make_like(grad._data.copy(order="K"))
+                # PyTorch keeps the gradient itself (nothing else holds it): its version shows. Its
+                # array too, unless another tensor sees that memory (a view, a detached alias).
+                data = grad._data
+                if data.base is not None or sys.getrefcount(data) > _SOLE_ARRAY_REFS:
+                    data = data.copy(order="K")
+                var._grad = _make_like(data)
                 var._grad._version_counter[0] = grad._version_counter[0]
                 if "_zerotensor" in grad.__dict__:
                     var._grad._zerotensor = True  # the efficient zero tensor itself
@@ -143,6 +147,23 @@ def _steal_refs():
 
 
 _STEAL_REFS = _steal_refs()
+
+
+def _sole_array_refs():
+    """What ``sys.getrefcount`` gives in ``AccumulateGrad._apply`` for an array that only its
+    gradient tensor holds (measured, as ``_steal_refs``)."""
+    class Holder:
+        pass
+
+    def probe(grad):
+        data = grad._data
+        return sys.getrefcount(data)
+    holder = Holder()
+    holder._data = object()
+    return probe(holder)
+
+
+_SOLE_ARRAY_REFS = _sole_array_refs()
 
 
 def _copy_into_shape(t, shape):
