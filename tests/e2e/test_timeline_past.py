@@ -95,6 +95,9 @@ def test_any_iteration_opens_and_nested_loops_group(playground):
     expect(where).to_have_attribute("data-line", "5")
     expect(tab.page.locator("[data-testid=grads] tr[data-tensor=h]")).to_have_count(1)
     expect(names).to_have_count(2)
+    from test_accessibility import violations
+
+    assert violations(tab.page) == [], "the open-iteration control, two loops listed"
     # A stored iteration opens without running anything.
     number = tab.testid("timeline-open-iteration")
     number.fill("2")
