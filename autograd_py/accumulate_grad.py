@@ -2,7 +2,7 @@
 import sys
 import warnings
 
-from . import grad_mode
+from . import _tensor, grad_mode  # _tensor is still loading when this module is: read at call time
 from .node import Node
 
 
@@ -33,7 +33,7 @@ class AccumulateGrad(Node):
             # later in-place accumulation would then change for both; under create_graph keep the graph.
             # A gradient that does not obey the leaf's layout is copied into the leaf's sizes and
             # strides (clone_obey_contract), which differ after an in-place view op such as unsqueeze_.
-            if grad_mode.is_grad_enabled():
+            if grad_mode._state[0]:
                 fresh = grad._detached_copy()
                 if fresh._data.shape != var._data.shape:
                     fresh = _copy_into_shape(fresh, var._data.shape)
@@ -52,7 +52,7 @@ class AccumulateGrad(Node):
                     var._grad._zerotensor = True  # the efficient zero tensor itself
             else:
                 var._grad = _clone_obey_contract(grad, var)
-        elif grad_mode.is_grad_enabled():
+        elif grad_mode._state[0]:
             var._grad = var._grad + grad
         else:
             if "_zerotensor" in var._grad.__dict__:
@@ -113,8 +113,7 @@ ZEROTENSOR_IMMUTABLE = ("ZeroTensors are immutable. Please use the materialized 
 
 
 def _make_like(data):
-    from .ops.base import _make
-    return _make(data)
+    return _tensor._make(data)
 
 
 def _clone_obey_contract(grad, var):
