@@ -50,6 +50,37 @@ h = lin(x).relu()
 s, = torch.autograd.grad(h.sum(), [x])
 """]
 
+STRAIGHT.append("""import torch
+torch.manual_seed(0)
+x = torch.arange(4.)
+v = x[1:3]
+p = x
+d = x.data
+q = v.detach()
+x[0] = 9.
+p -= 1
+v *= 2
+d[3] = 7.
+w = torch.ones(2, requires_grad=True)
+m = w
+w.grad = torch.ones(2)
+m.grad = None
+t = 0
+t += 3
+lin = torch.nn.Linear(2, 1)
+k = lin.weight
+with torch.no_grad():
+    k -= 1
+    k[0, 1] = 5.
+box = {"w": x}
+box["w"] -= 1 if False else 0
+lst = [x]
+lst[0] -= 1
+big = torch.zeros(100)
+view = big[10:20]
+big += 1
+""")  # writes into named tensors without a call: the names sharing their storage follow
+
 LOOPS = ["""import torch
 w = torch.tensor([1., -2.], requires_grad=True)
 acc = w * 0
