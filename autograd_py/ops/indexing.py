@@ -221,6 +221,11 @@ def getitem(input, key):
         # PyTorch's single-index path: only index 0 gets the hint; tuples say "too many indices".
         raise IndexError(ZERO_DIM_INDEX if key == 0 else
                          f"index {key} is out of bounds for dimension 0 with size {input._size0_slot}")
+    if key.__class__ is int:  # ``x[i]``: what split and _views make of it, without them
+        size = input._data.shape[0]
+        if not -size <= key < size:
+            raise IndexError(f"index {key} is out of bounds for dimension 0 with size {size}")
+        return _basic(input, (key,), SelectBackward0, lambda x, i=key: select(x, 0, i))
     if key.__class__ is slice:
         if not nd:
             raise IndexError("slice() cannot be applied to a 0-dim tensor.")
