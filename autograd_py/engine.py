@@ -174,6 +174,7 @@ def run_backward(roots, root_grads, keep_graph, create_graph, inputs=None, accum
             captures.setdefault((node, nr), []).append(i)
         needed = _needed(order, {node for node, _ in targets})
     captured = [None] * (len(inputs) if inputs is not None else 0)
+    capture_nodes = {node for node, _ in captures}  # only these can capture: the others skip _capture
 
     listener = _listener[0]
     if listener is not None:
@@ -205,16 +206,17 @@ def run_backward(roots, root_grads, keep_graph, create_graph, inputs=None, accum
             else:
                 break
             grads = buffers.pop(node)
-            if (captures or node._pre_hooks or node._retain_grad_refs or node._node_pre_hooks
-                    or node.__class__ is AccumulateGrad):
+            if ((capture_nodes and node in capture_nodes) or node._pre_hooks or node._retain_grad_refs
+                    or node._node_pre_hooks or node.__class__ is AccumulateGrad):
                 # the rare steps, tested once together: most nodes have no hooks and are no leaf
+                capturing = node in capture_nodes
                 early = False
                 if node._pre_hooks or node._retain_grad_refs:
-                    if captures and not accumulate and _runs_on(node, needed):
+                    if capturing and not accumulate and _runs_on(node, needed):
                         # PyTorch captures the gradient of a node it goes on to run before its tensor hooks
                         early = _capture(node, grads, captures, captured, inputs, accumulate, needed) or True
                     grads = run_tensor_pre_hooks(node, grads, listener)
-                if captures and not early:
+                if capturing and not early:
                     # backward(inputs=...) runs a leaf's accumulator, hooks included; grad() only captures.
                     leaf_run = accumulate and node.__class__ is AccumulateGrad
                     if leaf_run and node._node_pre_hooks:
