@@ -13,6 +13,7 @@ import cProfile
 import json
 import pstats
 import re
+import statistics
 import sys
 
 import numpy as np
@@ -96,7 +97,7 @@ def profile(row, calls=50, top=15):
 
     Args:
         row (str): a key of ``ROWS``.
-        calls (int): workload calls profiled (after one unprofiled warm-up).
+        calls (int): workload calls profiled (after unprofiled warm-up and timing).
         top (int): entries returned.
 
     Returns:
@@ -106,10 +107,12 @@ def profile(row, calls=50, top=15):
         ``tottime_ms`` and ``cumtime_ms`` per workload call, and ``share`` of the total own time.
     """
     _, (run, _), _ = _sides(row)
-    run()
+    for _ in range(3):  # first calls pay one-off costs (caches, fresh memory), as in timing.calls_per_batch
+        run()
     # Without the profiler first: its per-call hook costs more in Pyodide (each clock read goes
-    # out to JavaScript), so the profiled total is not the workload's time.
-    plain = timing.time_batch(run, calls)[0] / calls
+    # out to JavaScript), so the profiled total is not the workload's time. Median of three
+    # batches: one short batch is at the mercy of the shared machine.
+    plain = statistics.median(timing.time_batch(run, calls)[0] for _ in range(3)) / calls
     profiler = cProfile.Profile()
     profiler.enable()
     for _ in range(calls):
