@@ -44,6 +44,7 @@ from .freed_help import FreeingCalls, freed_tensor_ids
 from .quick_fixes import for_error, torch_name, with_comment
 from .provenance import Provenance
 from .timeline import Timeline
+from .timeline_passes import KeptPasses
 from . import timeline_requests
 from .graph_reach import add_reach
 
@@ -106,6 +107,7 @@ class Session:
         self.record_timeline = timeline
         self._timeline = None  # the last run's (see ``timeline``)
         self.timeline_focus = None  # the loop iteration a replay keeps (``timeline_replay``)
+        self.pass_focus = None  # the backward pass a replay keeps (``timeline_passes``)
         self._provenance = None  # lines and orders of the last run's nodes
         self.reset()
 
@@ -315,6 +317,7 @@ class Session:
             self._timeline = timeline = Timeline(self.namespace, code, self._provenance, filename,
                                                  focus=self.timeline_focus)
             timeline.start_generator = self.globals.values["generator"]  # what a replay starts from
+            recorder.keeper = timeline.passes = KeptPasses(timeline.node_id, focus=self.pass_focus)
         error = failed = stopped = None
         start = time.perf_counter()
         try:

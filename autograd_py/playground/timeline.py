@@ -102,6 +102,7 @@ class Timeline(LoopGroups):
         self.keep = keep_iterations
         self.focus = focus
         self.start_generator = None  # the random generator's state as the run began (for a replay)
+        self.passes = None  # the steps of its backward passes (``timeline_passes.KeptPasses``)
         self.budget = STEP_BUDGET if budget is None else budget
         self.resting = None  # over the budget: [statements counted since]
         self.rested_after = None  # the step left open then

@@ -20,6 +20,8 @@ def export(timeline, final_graph=None):
 
     A node alive now has the id ``graph.export`` gives it; one made where a dead node was has its
     own (see ``timeline_state.NodeIds``). ``error`` says why recording stopped, if it did.
+    ``passes_kept``: the backward passes that open in the step-through without a replay
+    (``timeline_passes``).
     """
     rename = timeline.node_id.renames()
     table = _Table(rename)
@@ -50,6 +52,7 @@ def export(timeline, final_graph=None):
             "groups": timeline.groups, "groups_dropped": timeline.groups_dropped, "nodes": nodes,
             "nodes_dropped": timeline.nodes_dropped, "lines": lines, "error": timeline.error,
             "rested_after": timeline.rested_after, "tensors": table.tensors, "previews": table.previews,
+            "passes_kept": timeline.passes.numbers() if timeline.passes is not None else [],
             **dict(zip(("visible", "visible_until"), visibility(timeline, final_graph, rename)))}
 
 

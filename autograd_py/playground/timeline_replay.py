@@ -30,6 +30,29 @@ def open_iteration(session, group, iteration):
     if not all(isinstance(n, int) and not isinstance(n, bool) and n >= 1 for n in (group, iteration)):
         raise RequestError("bad_request", "open_iteration needs a group id and an iteration number",
                            kind="open_iteration")
+    result, same = rerun(session, focus={"group": group, "iteration": iteration})
+    timeline = result.get("timeline")
+    step = None
+    if timeline:
+        row = next((g for g in timeline["groups"] if g["id"] == group), None)
+        first = next((s[1] for s in row["shown"] if s[0] == iteration), None) if row is not None else None
+        step = first
+    result["replay"] = {"group": group, "iteration": iteration, "step": step, "same": same}
+    return result
+
+
+def rerun(session, focus=None, pass_focus=None):
+    """Runs the last run's code again as the same run, keeping what ``focus`` and ``pass_focus`` ask.
+
+    Args:
+        session (session.Session): the page's session; its last run recorded a timeline.
+        focus (dict, optional): ``{"group", "iteration"}``, a loop iteration the timeline stores.
+        pass_focus (int, optional): a backward pass whose steps are kept (``timeline_passes``).
+
+    Returns:
+        tuple: ``Session.run``'s answer, and whether the run took as many steps as the last one.
+    """
+    old = session._timeline
     code, generator, total = old.code, old.start_generator, old.total
     session.reset()
     if generator is not None:
@@ -37,17 +60,10 @@ def open_iteration(session, group, iteration):
         if session.globals._active:  # a request runs with the session's settings in force already
             _random.default_generator._restore(generator)
     on_output, session.on_output = session.on_output, None
-    session.timeline_focus = {"group": group, "iteration": iteration}
+    session.timeline_focus, session.pass_focus = focus, pass_focus
     try:
         result = session.run(code, fresh=False)
     finally:
-        session.on_output, session.timeline_focus = on_output, None
+        session.on_output, session.timeline_focus, session.pass_focus = on_output, None, None
     timeline = result.get("timeline")
-    step = None
-    if timeline:
-        row = next((g for g in timeline["groups"] if g["id"] == group), None)
-        first = next((s[1] for s in row["shown"] if s[0] == iteration), None) if row is not None else None
-        step = first
-    result["replay"] = {"group": group, "iteration": iteration, "step": step,
-                        "same": bool(timeline) and timeline["total_steps"] == total}
-    return result
+    return result, bool(timeline) and timeline["total_steps"] == total

@@ -3,7 +3,8 @@
 - ``inspect`` ``{name, step}``: a variable at a step, for the editor's hover (``Session.inspect``);
 - ``describe`` ``{node, step}``: a clicked node's details at a step (``timeline_past``);
 - ``open_iteration`` ``{group, iteration}``: a folded loop iteration, by a replay (``timeline_replay``);
-- ``flow`` ``{node, step}``: gradient flow in the graph drawn at a step (``graph_reach``).
+- ``flow`` ``{node, step}``: gradient flow in the graph drawn at a step (``graph_reach``);
+- ``pass`` ``{pass}``: a backward pass's steps for the step-through (``timeline_passes``).
 
 Each answers ``{"ok": False, "error": {"code": "no_timeline"}, "request_error": True}`` when the
 session has no timeline (no run recorded one, or a reset since).
@@ -11,10 +12,11 @@ session has no timeline (no run recorded one, or a reset since).
 from . import graph
 from .backward import RequestError
 from .graph_reach import flow_at_step
+from .timeline_passes import open_pass
 from .timeline_past import describe_at
 from .timeline_replay import open_iteration
 
-KINDS = ("inspect", "open_iteration", "flow")  # and describe with a step
+KINDS = ("inspect", "open_iteration", "flow", "pass")  # and describe with a step
 NO_TIMELINE = {"ok": False, "error": {"type": "RequestError", "code": "no_timeline", "message": "run the code first",
                                       "params": {}}, "request_error": True}
 
@@ -41,6 +43,11 @@ def answer(session, kind, request, graph_budget):
         return NO_TIMELINE
     if kind == "open_iteration":
         return open_iteration(session, request.get("group"), request.get("iteration"))
+    if kind == "pass":
+        number = request.get("pass")
+        if not isinstance(number, int) or isinstance(number, bool) or number < 1:
+            raise RequestError("bad_request", "pass needs a pass number", kind="pass")
+        return open_pass(session, number)
     step = request.get("step")
     if not isinstance(step, int) or isinstance(step, bool):
         raise RequestError("bad_request", f"{kind} needs a step number", kind=kind)

@@ -150,12 +150,15 @@ class PassRecorder:
         on_boundary (callable, optional): called as ``on_boundary(when, recorder)`` with ``when``
             ``"before"`` or ``"after"`` around every top-level pass (the grad history uses it).
         limit (int): steps kept per pass.
+        keeper (timeline_passes.KeptPasses, optional): offered every finished top-level pass, to
+            keep the steps of earlier passes too (the timeline opens any pass in the step-through).
     """
 
-    def __init__(self, line_finder=None, on_boundary=None, limit=STEP_LIMIT):
+    def __init__(self, line_finder=None, on_boundary=None, limit=STEP_LIMIT, keeper=None):
         self.line_finder = line_finder
         self.on_boundary = on_boundary
         self.limit = limit
+        self.keeper = keeper
         self.passes = 0
         self.depth = 0
         self.events = []
@@ -179,6 +182,8 @@ class PassRecorder:
         if kind == "end":
             self.depth = max(0, self.depth - 1)
             if self.depth == 0:
+                if self.keeper is not None:
+                    self.keeper.offer(self)
                 self._boundary("after")
 
     def _boundary(self, when):
