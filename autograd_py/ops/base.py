@@ -151,6 +151,55 @@ def record(out, node, inputs):
     return out
 
 
+_NUMBERLESS = object()
+
+
+def record_like(out, node, t, other=_NUMBERLESS):
+    """``record`` for an elementwise op of ``t`` and maybe ``other`` (a Python number or a tensor).
+
+    In the common case the inputs' edges need no shape or dtype check (``out`` has ``t``'s dtype
+    and shape, and ``other``'s if it is a tensor that requires grad), so the general loop of
+    ``_edges`` is skipped; anything else goes to ``record``.
+    """
+    data = out._data
+    edges = None
+    if not forward_mode.levels and node_recorder[0] is None and data.dtype.kind in "fc":
+        first = _plain_edge(t, data)
+        if first is not None:
+            cls = other.__class__
+            if other is _NUMBERLESS:
+                edges = (first,)
+            elif cls is float or cls is int:
+                edges = (first, _NO_EDGE)
+            elif cls is Tensor and t._data.shape == data.shape:
+                second = _plain_edge(other, data) if other._requires_grad else _NO_EDGE
+                if second is not None and (second is _NO_EDGE or other._data.shape == data.shape):
+                    edges = (first, second)
+    if edges is None:
+        return record(out, node, (t,) if other is _NUMBERLESS else (t, other))
+    node._next_functions = edges
+    node._input_meta = None
+    out._grad_fn = node
+    out._requires_grad = True
+    return out
+
+
+def _plain_edge(t, like):
+    """The edge of ``t`` (an input of an op with output ``like``) when it needs no check: it has
+    ``like``'s dtype and, since its edge was made, was not reshaped in place nor had its history
+    replaced; None otherwise (and for a view without history, which ``_edges`` handles)."""
+    if t._kept_fn is not None or t._fn_shape is not None or t._data.dtype is not like.dtype:
+        return None
+    fn = t._grad_fn
+    if fn is not None:
+        return (fn, t._output_nr)
+    if t._requires_grad and t._creation_meta is None and not t._rg_from_base:
+        acc = t._accumulator or t._get_accumulator()
+        if acc.shape == t._data.shape:
+            return (acc, 0)
+    return None
+
+
 def _record(out, node, inputs):
     if out._data.dtype.kind not in "fc":
         _check_differentiable(out._data)

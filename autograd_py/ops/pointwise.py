@@ -4,7 +4,7 @@ Binary arithmetic, copies and casts live here; powers and the one-tensor functio
 ``powers`` and ``unary`` and are re-exported at the end, where the method table reads them."""
 from ..dtypes import get_default_dtype
 from ..node import Node
-from .base import Tensor, _make, grad_on, np, operands, record
+from .base import Tensor, _make, grad_on, np, operands, record, record_like
 from . import zerotensor
 from .zerotensor import made as _zeros_made
 from .iter_layout import laid_out
@@ -184,7 +184,7 @@ def add(input, other, alpha=1):
     if _recording(input, other):
         node = AddBackward0()
         node.alpha = alpha
-        record(out, node, (input, other))
+        record_like(out, node, input, other)
     return out
 
 
@@ -199,7 +199,7 @@ def sub(input, other, alpha=1):
     if _recording(input, other):
         node = SubBackward0()
         node.alpha = alpha
-        record(out, node, (input, other))
+        record_like(out, node, input, other)
     return out
 
 
@@ -225,7 +225,7 @@ def mul(input, other):
         zerotensor.product(out, input, other)
     if _recording(input, other):
         node = MulBackward0()
-        record(out, node, (input, other))
+        record_like(out, node, input, other)
         # Each is saved only for the other's gradient, so only when that one has an edge (a view made
         # under no_grad has none): PyTorch's should_compute_output guard on the save.
         edges = node._next_functions

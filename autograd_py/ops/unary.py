@@ -2,7 +2,7 @@
 backward ops), the step functions and sign."""
 from .. import _fp, forward_mode, grad_mode
 from ..node import Node
-from .base import Tensor, _make, float_data, grad_on, np, record
+from .base import Tensor, _make, float_data, grad_on, np, record, record_like
 from . import zerotensor
 from .pointwise import add_scalar, empty_preserving, mul_scalar, preserve_layout
 
@@ -24,7 +24,7 @@ def _unary(input, fn, node_cls, saves=None, floating=True):
             node.save_one("self", input)
         elif saves == "result":
             node.save_output_one("result", out)
-        record(out, node, (input,))
+        record_like(out, node, input)
     return out
 
 
