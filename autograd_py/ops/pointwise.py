@@ -112,7 +112,7 @@ def add_scalar(input, other):
         return np.add(input, other)  # a formula running on NumPy data (numpy_backward)
     out = _make(np.add(input._data, other))
     if grad_on(input):
-        record(out, AddBackward1(), (input,))
+        record_like(out, AddBackward1(), input)
     return out
 
 
@@ -264,7 +264,7 @@ def div_scalar(input, other):
     if grad_on(input):
         node = DivBackward1()
         node.other = other
-        record(out, node, (input,))
+        record_like(out, node, input)
     return out
 
 
@@ -280,7 +280,7 @@ def sub_scalar(input, other):
         _sub_check(input, other)  # pow's backward with a bool exponent: ``exponent - 1`` raises
     out = _make(np.subtract(input._data, other))
     if grad_on(input):
-        record(out, SubBackward1(), (input,))
+        record_like(out, SubBackward1(), input)
     return out
 
 
@@ -295,7 +295,7 @@ def mul_scalar(input, other):
     if grad_on(input):
         node = MulBackward1()
         node.other = other
-        record(out, node, (input,))
+        record_like(out, node, input)
     return out
 
 

@@ -1,6 +1,6 @@
 """pow and square: PyTorch's exponent rules, its special-cased powers and float32 powf."""
 from ..node import Node
-from .base import Tensor, _make, grad_on, np, operands, record
+from .base import Tensor, _make, grad_on, np, operands, record, record_like
 from .comparison import where
 from .pointwise import mul_scalar, sub_scalar, to_dtype
 from .unary import log
@@ -115,8 +115,8 @@ def pow(input, exponent):
         if grad_on(input):
             node = PowBackward0()
             node.exponent = exponent
-            node.save(self=input)
-            record(out, node, (input,))
+            node.save_one("self", input)
+            record_like(out, node, input)
         return out
     if not isinstance(input, Tensor):
         e, a = operands(exponent, input)

@@ -158,7 +158,7 @@ def _fused_backward(grad, output, np_fn, node_cls):
     if grad_on(grad, output):
         node = node_cls()
         node.save(grad_output=grad, output=output)
-        record(out, node, (grad, output))
+        record_like(out, node, grad, output)
     return out
 
 
@@ -203,7 +203,7 @@ def threshold_backward(grad, result):
     if grad_on(grad, result):
         node = ThresholdBackwardBackward0()
         node.save(self=result)
-        record(out, node, (grad, result))
+        record_like(out, node, grad, result)
     return out
 
 
