@@ -107,10 +107,13 @@ def test_back_forward_and_arrow_keys_move_the_step(ten):
     slider.press("ArrowRight")
     expect(slider).to_have_value("7")
     expect(ten.testid("timeline-step")).to_contain_text("backward()")
-    # A backward step opens into the step-through, which keeps the run's last pass (the second).
+    # A backward step opens into the step-through of its own pass (tests/e2e/test_timeline_passes.py).
     open_pass = ten.testid("timeline-open-pass")
     expect(open_pass).to_have_text("Step through pass 1")
-    expect(open_pass).to_be_disabled()
+    open_pass.click()
+    expect(ten.testid("steps")).to_be_visible()
+    expect(ten.testid("steps")).to_contain_text("called at line 6")
+    ten.testid("tab-grads").click()
     slider.fill("11")
     expect(open_pass).to_have_text("Step through pass 2")
     open_pass.click()

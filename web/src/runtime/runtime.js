@@ -5,7 +5,7 @@
 
 import { failedResult } from "./failed_result.js";
 
-const VIEW_REQUESTS = new Set(["reset", "backward", "jacobian", "describe", "compare_modes", "inspect", "open_iteration", "flow"]);
+const VIEW_REQUESTS = new Set(["reset", "backward", "jacobian", "describe", "compare_modes", "inspect", "open_iteration", "flow", "pass"]);
 
 async function fetchBytes(url) {
   const response = await fetch(url);

@@ -30,11 +30,14 @@ export class StepPanel {
     this.draw();
   }
 
-  /** A new pass (or null to keep the current one) and the current graph, for names. */
-  update(trace, graph) {
+  /**
+   * A new pass (or null to keep the current one) and the current graph, for names. `opened`: the
+   * timeline opened this pass (any of the run's), so the head names it by its number.
+   */
+  update(trace, graph, { opened = false } = {}) {
     this.graph = graph;
     if (trace) {
-      this.trace = { ...trace, steps: trace.steps.filter((step) => SHOWN_KINDS.has(step.event)) };
+      this.trace = { ...trace, steps: trace.steps.filter((step) => SHOWN_KINDS.has(step.event)), opened };
       this.index = 0;
       this.pause();
     }
@@ -154,7 +157,8 @@ export class StepPanel {
       onclick: () => this.go(i),
     }, this.summary(step, names))));
     refill(this.element, 
-      h("div", { class: "step-head" }, h("strong", { text: t.sPass(this.trace.pass, steps.length, this.trace.line) }), controls),
+      h("div", { class: "step-head" }, h("strong", { "data-testid": "step-pass", "data-pass": this.trace.pass,
+        text: (this.trace.opened ? t.sPassOf : t.sPass)(this.trace.pass, steps.length, this.trace.line) }), controls),
       h("div", { class: "step-body" }, this.card(steps[this.index], names), list),
       this.trace.dropped ? h("p", { class: "muted small", text: t.sDropped(this.trace.dropped) }) : null,
     );

@@ -30,7 +30,7 @@ export class Timeline {
     this.panel = new TimelinePanel(bar, {
       onStep: (index) => this.show(index),
       openPass: (step) => this.openPass(step),
-      canOpenPass: (step) => Boolean(this.views.steps.trace && this.views.steps.trace.pass === step.pass),
+      passKept: (step) => this.passTrace(step) !== null || (this.indexed.timeline.passes_kept || []).includes(step.pass),
       openIteration: (group, iteration) => this.openIteration(group, iteration),
     });
   }
@@ -52,6 +52,7 @@ export class Timeline {
    */
   showResult(result, graph) {
     if ("timeline" in result && result.timeline) {
+      this.runTrace = result.trace || null; // the run's last pass: the others are asked for
       this.indexed = indexTimeline(result.timeline, graph);
       this.panel.load(result.timeline, { keepPosition: Boolean(result.live) });
       this.setGutter();
@@ -161,12 +162,40 @@ export class Timeline {
 
   replayNote(replay) {
     const t = this.t;
+    if (replay.pass != null) {
+      if (replay.step == null) return t.tlPassMissed(count(replay.pass));
+      return replay.same ? t.tlPassReplayed(count(replay.pass)) : t.tlReplayDiffers;
+    }
     if (replay.step == null) return t.tlReplayMissed(count(replay.iteration));
     return replay.same ? t.tlReplayed(count(replay.iteration)) : t.tlReplayDiffers;
   }
 
-  /** A backward step opens the step-through (which replays the run's last pass). */
-  openPass() {
+  /** The run's own trace of `step`'s pass (its last pass, which the run's result carries), or null. */
+  passTrace(step) {
+    return this.runTrace && this.runTrace.pass === step.pass ? this.runTrace : null;
+  }
+
+  /**
+   * A backward step opens its pass in the step-through. Python kept the steps of the run's first
+   * passes (autograd_py/playground/timeline_passes.py); another one opens by running the code
+   * again, as a folded iteration does, and that run's result replaces the views' run.
+   */
+  async openPass(step) {
+    let trace = this.passTrace(step);
+    if (!trace) {
+      if (this.hooks.busy()) return;
+      const kept = (this.indexed.timeline.passes_kept || []).includes(step.pass);
+      if (!kept) this.panel.setMessage(this.t.tlPassReplaying(count(step.pass)));
+      const result = await this.hooks.request("pass", { pass: step.pass }, { quiet: kept });
+      if (!result) return;
+      if ("graph" in result) this.views.showResult(result);
+      trace = "graph" in result ? result.pass_trace : result.trace;
+      if (!trace) {
+        this.panel.setMessage(result.error ? result.error.message : this.t.tlPassMissed(count(step.pass)));
+        return;
+      }
+    }
+    this.views.steps.update(trace, this.views.state.graph, { opened: true });
     this.views.showTab("steps");
     const tab = document.getElementById("tab-steps");
     if (tab) tab.focus();

@@ -14,7 +14,7 @@ export class TimelinePanel {
    * @param {object} hooks
    * @param {(index: number) => void} hooks.onStep the position moved (a 0-based stored step)
    * @param {(step: object) => void} hooks.openPass a backward step's "step through" was pressed
-   * @param {(step: object) => boolean} hooks.canOpenPass the step-through holds that step's pass
+   * @param {(step: object) => boolean} hooks.passKept that step's pass opens without running the code again
    * @param {(group: number, iteration: number) => void} hooks.openIteration a folded iteration
    */
   constructor(element, hooks) {
@@ -121,10 +121,9 @@ export class TimelinePanel {
     this.where.dataset.line = String(step.line ?? "");
     this.pass.hidden = step.kind === "line";
     this.pass.textContent = t.tlOpenPass(step.pass);
-    // The step-through records a run's last pass only: an earlier one says so instead.
-    const open = step.kind !== "line" && this.hooks.canOpenPass(step);
-    this.pass.disabled = !open;
-    this.pass.title = open || step.kind === "line" ? "" : t.tlPassNotKept;
+    this.pass.dataset.pass = String(step.pass ?? "");
+    // Python keeps a run's first passes (and its last); another one opens by running the code again.
+    this.pass.title = step.kind === "line" || this.hooks.passKept(step) ? "" : t.tlPassReplay;
     this.drawGroups(step);
     const dropped = this.timeline.total_steps - steps.length;
     const rested = this.timeline.rested_after;
