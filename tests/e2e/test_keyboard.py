@@ -5,6 +5,7 @@ and Tab indenting in the editor; here the whole page is walked."""
 
 from playwright.sync_api import expect
 
+from playground_helpers import LESSONS
 from test_learner import restore_lesson_code
 
 CODE = """\
@@ -56,6 +57,8 @@ def graph_scale(playground):
 def test_every_control_works_from_the_keyboard(playground):
     page = playground.page
     out = playground.testid("output")
+    # A lesson picked starts clean (no choice an earlier test made in the shared tab's panels).
+    playground.choose_lesson(LESSONS[0]["id"])
     playground.set_code(CODE)
     start_from_top(page)
 

@@ -187,6 +187,20 @@ def test_one_hot_backward_fills_row_k_of_the_jacobian(playground, results_dir):
     expect(check).to_contain_text(f"[{', '.join(f'{v:g}.' for v in np.array([1, 2, 3]) * 2 * x * w)}]")
     playground.page.screenshot(path=str(results_dir / "views-jacobian.png"))
 
+    # A Run keeps the learner's gradient choice; a lesson picked starts clean, as a fresh page does.
+    panel.get_by_test_id("retain-graph").uncheck()
+    playground.click_run()
+    expect(panel.get_by_test_id("gradient-custom")).to_be_checked()
+    expect(panel.get_by_test_id("retain-graph")).not_to_be_checked()
+    playground.choose_lesson(LESSONS[0]["id"])
+    playground.click_run()
+    expect(panel.get_by_test_id("gradient-ones")).to_be_checked()
+    expect(panel.get_by_test_id("retain-graph")).to_be_checked()
+    expect(panel.get_by_test_id("create-graph")).not_to_be_checked()
+    panel.get_by_test_id("gradient-custom").check(force=True)
+    expect(panel.get_by_test_id("custom-gradient")).to_have_value("")
+    panel.get_by_test_id("gradient-ones").check(force=True)
+
 
 def test_detach_shows_the_cut(playground, results_dir):
     fresh(playground)

@@ -74,8 +74,12 @@ export class BackwardPanel {
     this.draw();
   }
 
-  /** A new namespace: the root, input, Jacobian and messages of the old one are gone. */
-  forget() {
+  /**
+   * A new namespace: the root, input, Jacobian and messages of the old one are gone. `clean` (a
+   * lesson picked, Python restarted): the gradient and flags chosen go too, as on a fresh page; a
+   * Run of edited code keeps them (the learner's experiment goes on).
+   */
+  forget({ clean = false } = {}) {
     this.stopFilling();
     this.root = null;
     this.input = null;
@@ -85,6 +89,12 @@ export class BackwardPanel {
     this.jac = null;
     this.vjp = null;
     this.activeCall = null;
+    if (clean) {
+      this.kind = "ones";
+      this.custom = "";
+      this.retain = true;
+      this.create = false;
+    }
   }
 
   rootChoices() {

@@ -145,7 +145,7 @@ export class Views {
     // A Run is a new script (and Reset an empty namespace): nothing of the last one stays on show,
     // except in live mode, where the views update in place (the selection, the zoom).
     const fresh = Boolean((result.fresh && !result.live) || result.reset);
-    if (fresh) this.forget();
+    if (fresh) this.forget({ clean: Boolean(result.reset) });
     this.state = { graph, failed: result.failed_node || null };
     this.graph.render(graph, { failed: this.state.failed, keepView: !fresh, keepZoom: Boolean(result.live) });
     this.grads.update(graph.tensors, result.grad_history);
@@ -170,13 +170,13 @@ export class Views {
     else if (fresh && !graph.nodes.some((node) => node.kind === "grad_fn")) this.setGraphMode("forward");
   }
 
-  /** Drops every choice and highlight made for the previous namespace. */
-  forget() {
+  /** Drops every choice and highlight made for the previous namespace (`clean`: a new lesson's). */
+  forget({ clean = false } = {}) {
     this.graph.select(null, { silent: true });
     this.details.hide();
     this.steps.clear();
     this.grads.clear();
-    this.backward.forget();
+    this.backward.forget({ clean });
     this.forward.select(null, { silent: true });
     this.forward.hideDetails();
     this.modes.forget();
