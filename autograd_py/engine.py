@@ -13,7 +13,7 @@ from .hooks import run_post_hooks, run_pre_hooks, run_tensor_pre_hooks
 from .node import AccumulateGrad, GraphRoot
 from .saved_tensor import ever_packed
 from .ops import zerotensor
-from .ops.base import batch_ndim
+from .ops.base import batch_ndim, scalar_operands
 from ._tensor import _make
 
 # An optional callable receiving one dict per engine event (the step-through view uses it).
@@ -361,7 +361,11 @@ def _add_grads(a, b, create_graph):
     if ad.shape != bd.shape or ad.dtype != bd.dtype:
         return a + b
     # dual gradients (forward-over-reverse) add as tensors, so their tangents add too
-    out = a + b if a._fw_grads or b._fw_grads else _make(ad + bd)
+    if a._fw_grads or b._fw_grads:
+        out = a + b
+    else:
+        scalars = None if ad.ndim else scalar_operands(ad, bd)
+        out = _make(ad + bd if scalars is None else scalars[0] + scalars[1])
     if _references(a) == _SOLE and a._base is None and (not zerotensor.made[0] or "_zerotensor" not in a.__dict__) \
             and (not ad.ndim or all(s or n <= 1 for s, n in zip(ad.strides, ad.shape))):
         out._version_counter[0] = a._version_counter[0] + 1

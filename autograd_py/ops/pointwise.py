@@ -4,7 +4,7 @@ Binary arithmetic, copies and casts live here; powers and the one-tensor functio
 ``powers`` and ``unary`` and are re-exported at the end, where the method table reads them."""
 from ..dtypes import get_default_dtype
 from ..node import Node
-from .base import Tensor, _make, grad_on, np, operands, record, record_like
+from .base import Tensor, _make, grad_on, np, operands, record, record_like, scalar_operands
 from . import zerotensor
 from .zerotensor import made as _zeros_made
 from .iter_layout import laid_out
@@ -177,8 +177,12 @@ def _sub_check(a, b):
 
 def add(input, other, alpha=1):
     a, b = operands(input, other)
-    res = np.add(a, b) if alpha == 1 and alpha is not True else _scaled(a, b, alpha)
-    out = _make(laid_out(res, a, b) if res.ndim > 1 else res)
+    scalars = None if a.ndim or alpha != 1 or alpha is True else scalar_operands(a, b)
+    if scalars is None:
+        res = np.add(a, b) if alpha == 1 and alpha is not True else _scaled(a, b, alpha)
+        out = _make(laid_out(res, a, b) if res.ndim > 1 else res)
+    else:
+        out = _make(scalars[0] + scalars[1])
     if _zeros_made[0]:
         zerotensor.total(out, input, other, alpha)
     if _recording(input, other):
@@ -192,8 +196,12 @@ def sub(input, other, alpha=1):
     if input._data.dtype == np.bool_ or _is_bool(other):
         _sub_check(input, other)
     a, b = operands(input, other)
-    res = np.subtract(a, b) if alpha == 1 and alpha is not True else _scaled(a, b, -alpha)
-    out = _make(laid_out(res, a, b) if res.ndim > 1 else res)
+    scalars = None if a.ndim or alpha != 1 or alpha is True else scalar_operands(a, b)
+    if scalars is None:
+        res = np.subtract(a, b) if alpha == 1 and alpha is not True else _scaled(a, b, -alpha)
+        out = _make(laid_out(res, a, b) if res.ndim > 1 else res)
+    else:
+        out = _make(scalars[0] - scalars[1])
     if _zeros_made[0]:
         zerotensor.total(out, input, other, -alpha)
     if _recording(input, other):
@@ -219,8 +227,12 @@ def rsub(input, other, alpha=1):
 
 def mul(input, other):
     a, b = operands(input, other)
-    res = np.multiply(a, b)
-    out = _make(laid_out(res, a, b) if res.ndim > 1 else res)
+    scalars = None if a.ndim else scalar_operands(a, b)
+    if scalars is None:
+        res = np.multiply(a, b)
+        out = _make(laid_out(res, a, b) if res.ndim > 1 else res)
+    else:
+        out = _make(scalars[0] * scalars[1])
     if _zeros_made[0]:
         zerotensor.product(out, input, other)
     if _recording(input, other):
