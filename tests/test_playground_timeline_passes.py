@@ -95,8 +95,8 @@ def test_a_pass_past_the_budget_opens_by_running_the_code_again(monkeypatch):
     session = Session(timeline=True, on_output=lambda stream, text: streamed.append(text))
     monkeypatch.setattr(timeline_passes, "PASS_LIMIT", 2)
     first = session.run(RANDOM)
-    assert first["timeline"]["passes_kept"] == [1, 2, 5]
-    kept = {n: _accumulated(_pass(session, n)["trace"]) for n in (1, 2, 5)}
+    assert first["timeline"]["passes_kept"] == [1, 2]  # (the last pass is the run's own trace)
+    kept = {n: _accumulated(_pass(session, n)["trace"]) for n in (1, 2)}
     streamed.clear()
     answer = _pass(session, 3)
     assert streamed == []  # the console shows the first run's output already
@@ -105,7 +105,7 @@ def test_a_pass_past_the_budget_opens_by_running_the_code_again(monkeypatch):
     assert answer["replay"] == {"pass": 3, "step": step["step"], "same": True}
     trace = answer["pass_trace"]
     assert trace["pass"] == 3 and trace["line"] == 6 and len(_accumulated(trace)[0]) == 3
-    assert answer["timeline"]["passes_kept"] == [1, 2, 3, 5]
+    assert answer["timeline"]["passes_kept"] == [1, 2, 3]
     assert _accumulated(_pass(session, 1)["trace"]) == kept[1]  # pass 1 is still the first run's
     assert _accumulated(_pass(session, 3)["trace"]) == _accumulated(trace)  # kept now: no replay
     assert "graph" not in _pass(session, 3)
@@ -150,3 +150,14 @@ def test_pass_requests_without_a_timeline_or_a_number():
     bad = json.loads(session.request_json(json.dumps({"type": "pass", "pass": "2"})))
     assert bad["request_error"] and bad["error"]["code"] == "bad_request"
     assert _pass(session, 4) == {"ok": True, "pass": 4, "trace": None}  # no such pass: no replay
+
+
+def test_the_kept_passes_are_the_first_ones_whose_gradient_copies_fit(monkeypatch):
+    session = Session(timeline=True)
+    session.run(LOOP)
+    per_pass = session._timeline.passes.used // 3
+    monkeypatch.setattr(timeline_passes, "PASS_BYTES", 2 * per_pass)
+    assert session.run(LOOP)["timeline"]["passes_kept"] == [1, 2]
+    monkeypatch.setattr(timeline_passes, "PASS_BYTES", 2 * per_pass - 1)
+    assert session.run(LOOP)["timeline"]["passes_kept"] == [1]
+    assert session._timeline.passes.used == per_pass

@@ -124,7 +124,28 @@ del z
 w = [x * k for k in range(2)][1]
 w.sum().backward()
 v = x.grad if x.grad is not None else None
-"""]
+""", """import torch
+w = torch.ones(3, requires_grad=True)
+b = torch.zeros(2, requires_grad=True)
+for p in (w, b):
+    p.grad = torch.ones_like(p)
+for p in (w, b):
+    p.grad = None
+with torch.no_grad():
+    q = w
+    q -= 0.5
+    q *= 2
+    r = w.detach()
+    q += 1
+    e = torch.nn.Parameter(torch.ones(2))
+    f = e
+    f -= 3
+def step(t):
+    t -= 1
+    t.grad = None
+with torch.no_grad():
+    step(w)
+"""]  # the last: in place, at module level, through a name that others share (p, q, f) or a local
 
 
 def _state_at(export, step):

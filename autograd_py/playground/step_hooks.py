@@ -83,14 +83,23 @@ def _names(target):
 _RUNS_CODE = (ast.Call, ast.Await, ast.Yield, ast.YieldFrom, ast.NamedExpr)
 
 
-def _binds(stmt):
+def _binds(stmt, module_level=False):
     """The names a statement can change if it calls nothing and writes no attribute or item (the
     library's operators and properties make new tensors, they do not change named ones), else None.
 
     Only these names are looked at when its step closes: ``t = t + i`` costs one lookup, not a scan
-    of every name (code it calls, editor functions included, runs steps of its own).
+    of every name (code it calls, editor functions included, runs steps of its own). At module
+    level, where a name is the watched global itself, also ``p -= lr * p.grad`` and ``p.grad =
+    None``: they change the tensor ``p`` names in place, which ``StateWatch`` follows to the other
+    names of that tensor (and to a full look when another named tensor shares its memory). In a
+    function ``p`` may be a local alias of a global tensor: a full look there.
     """
-    if isinstance(stmt, (ast.Assign, ast.AnnAssign)):
+    if module_level and isinstance(stmt, ast.AugAssign) and isinstance(stmt.target, ast.Name):
+        targets, values = [stmt.target], [stmt.value]
+    elif (module_level and isinstance(stmt, ast.Assign) and len(stmt.targets) == 1
+          and isinstance(stmt.targets[0], ast.Attribute) and isinstance(stmt.targets[0].value, ast.Name)):
+        targets, values = [stmt.targets[0].value], [stmt.value]
+    elif isinstance(stmt, (ast.Assign, ast.AnnAssign)):
         targets = stmt.targets if isinstance(stmt, ast.Assign) else [stmt.target]
         values = [stmt.value] if stmt.value is not None else []
     elif isinstance(stmt, ast.Delete):
@@ -124,25 +133,27 @@ def _quiet(stmt, first_of_scope):
 _SCOPES = (ast.Module, ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)
 
 
-def _add(node, loops, targets):
+def _add(node, loops, targets, module_level=True):
     """Adds the calls to every statement list under ``node`` (statements only: an expression holds
-    no statement, so the user's expressions are never walked)."""
+    no statement, so the user's expressions are never walked); ``module_level``: ``node``'s
+    statements run in the module's namespace (not in a function's or a class's)."""
+    inner = module_level and not isinstance(node, _SCOPES[1:])
     for field in ("body", "orelse", "finalbody"):
         stmts = getattr(node, field, None)
         if not stmts or not isinstance(stmts[0], ast.stmt):
             continue
         out = []
         for i, stmt in enumerate(stmts):
-            _add(stmt, loops, targets)
+            _add(stmt, loops, targets, inner)
             if isinstance(stmt, (ast.For, ast.While)):
                 out.append(_statement(_LOOP_CALL, stmt.lineno, stmt))
             elif not _quiet(stmt, i == 0 and field == "body" and isinstance(node, _SCOPES)):
-                names = _binds(stmt)
+                names = _binds(stmt, inner)
                 out.append(_statement(_STEP_CALL, _first_line(stmt), stmt, () if names is None else (names,)))
             out.append(stmt)
         setattr(node, field, out)
     for part in getattr(node, "handlers", ()) or getattr(node, "cases", ()):  # try/except, match
-        _add(part, loops, targets)
+        _add(part, loops, targets, inner)
     if isinstance(node, ast.For):
         loops[node.lineno] = node.end_lineno
         targets[node.lineno] = _names(node.target)

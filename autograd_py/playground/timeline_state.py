@@ -65,6 +65,13 @@ def _sum(flat):
     return float(np.add.reduce(flat, dtype=np.int64 if flat.dtype.kind == "b" else None))
 
 
+def _root(data):
+    """The array that owns ``data``'s memory (``data`` itself unless it is a view)."""
+    while isinstance(data.base, np.ndarray):
+        data = data.base
+    return data
+
+
 def _grad_key(g):
     d = g._data
     return id(g), g._version_counter[0], id(d), d.tobytes() if d.size <= PREVIEW_ELEMENTS else None
@@ -223,7 +230,11 @@ class StateWatch:
                 kind = _MODULE
             if kind == _TENSOR:
                 key = _key(value)
-                if self.var_keys.get(name) != key:
+                old = self.var_keys.get(name)
+                if old != key:
+                    # The same tensor changed (``p -= 1``, ``p.grad = None``): its other names too.
+                    if old is not None and old[0] == key[0] and not self._other_names(name, value, key, delta, line):
+                        return self.scan(delta, line)
                     moved = self._changed(name, value, key, delta, line) or moved
             elif kind == _MODULE:
                 return self.scan(delta, line)  # a module's parameters: look at everything
@@ -231,6 +242,27 @@ class StateWatch:
                 del self.var_keys[name]
                 delta["vars"][name] = None
         return moved
+
+    def _other_names(self, name, t, key, delta, line):
+        """Updates the other names of tensor ``t``, changed in place; False (a full look is needed)
+        when another named tensor may share its memory (a view, ``.data``, ``detach``) or modules'
+        parameters are watched (their names are not in the namespace)."""
+        if self.modules:
+            return False
+        data, counter = _root(t._data), t._version_counter
+        type_kinds = self.type_kinds
+        for other, value in self.namespace.items():
+            kind = type_kinds.get(type(value))
+            if kind is None:
+                kind = type_kinds[type(value)] = _kind("", value)
+            if other == name or other[:1] == "_" or kind != _TENSOR:
+                continue
+            if value is t:
+                if self.var_keys.get(other) != key:
+                    self._changed(other, t, key, delta, line)
+            elif value._version_counter is counter or _root(value._data) is data:
+                return False
+        return True
 
     def _changed(self, name, t, key, delta, line):
         old = self.var_keys.get(name)
