@@ -27,17 +27,23 @@ def export(timeline, final_graph=None):
     table = _Table(rename)
     steps = []
     lines = {}
+    preview, tensor = table.preview, table.tensor
     for s in timeline.steps:
         d = s["delta"]
-        row = {**s, "nodes": d["nodes"], "saved": d["saved"],
-               "grads": {tid: table.preview(g) for tid, g in d["grads"].items()},
-               "vars": {name: table.tensor(v) for name, v in d["vars"].items()}}
+        row = s.copy()
         del row["delta"]
-        if rename and (row["nodes"] or row["saved"]):
+        # Most steps change one or two of these: an empty one is left out.
+        nodes, saved, grads, names = d["nodes"], d["saved"], d["grads"], d["vars"]
+        if nodes:
+            row["nodes"] = nodes
+        if saved:
+            row["saved"] = saved
+        if grads:
+            row["grads"] = {tid: preview(g) for tid, g in grads.items()}
+        if names:
+            row["vars"] = {name: tensor(v) for name, v in names.items()}
+        if rename and (nodes or saved):
             row.update(_renamed(row, rename))
-        for key in _DELTA_KEYS:  # most steps change one or two of them: an empty one is left out
-            if not row[key]:
-                del row[key]
         steps.append(row)
         if s["line"] is not None:
             mark = lines.setdefault(str(s["line"]), {"nodes": 0, "backward": 0})
@@ -87,9 +93,6 @@ class _Table:
         return at
 
 
-_DELTA_KEYS = ("nodes", "saved", "grads", "vars")
-
-
 def resolved(exported):
     """``export``'s JSON with every step's ``nodes``, ``saved``, ``grads`` and ``vars`` (empty ones
     too), ``vars`` and ``grads`` holding their rows, not indices (a copy; for tests and readers
@@ -122,10 +125,11 @@ def inspect(timeline, name, step):
 def _renamed(row, rename):
     """What of a step's ``nodes`` and ``saved`` names a renamed node, renamed (copies)."""
     renamed = {}
-    if any(n in rename for n in row["nodes"]):
-        renamed["nodes"] = [rename.get(n, n) for n in row["nodes"]]
-    if any(n in rename for n in row["saved"]):
-        renamed["saved"] = {rename.get(n, n): states for n, states in row["saved"].items()}
+    nodes, saved = row.get("nodes", ()), row.get("saved", {})
+    if any(n in rename for n in nodes):
+        renamed["nodes"] = [rename.get(n, n) for n in nodes]
+    if any(n in rename for n in saved):
+        renamed["saved"] = {rename.get(n, n): states for n, states in saved.items()}
     return renamed
 
 
