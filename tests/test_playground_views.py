@@ -452,3 +452,13 @@ def test_a_sequential_parameter_offered_by_the_graph_is_accepted(session):
                                                         "gradient": {"kind": "ones"}, "retain_graph": True,
                                                         "create_graph": False})))
     assert reply["ok"] and reply["echo"] == "model[0].bias.backward(gradient=torch.ones_like(model[0].bias), retain_graph=True)"
+
+
+def test_the_page_and_python_agree_on_the_largest_jacobian():
+    """The Backward panel draws no table past the size Python refuses to build (backward_panel.js)."""
+    import re
+    from pathlib import Path
+    from autograd_py.playground.backward import JACOBIAN_LIMIT
+
+    source = (Path(__file__).resolve().parents[1] / "web/src/views/backward_panel.js").read_text(encoding="utf-8")
+    assert re.search(r"export const JACOBIAN_LIMIT = (\d+);", source)[1] == str(JACOBIAN_LIMIT)

@@ -281,3 +281,21 @@ def test_large_graph_states_the_cut(playground):
     duration = playground.page.evaluate(
         "Math.max(...performance.getEntriesByName('playground:graph-render').map(e => e.duration))")
     assert duration < 2000
+
+
+def test_a_jacobian_too_large_to_show_is_stated_not_drawn(playground):
+    # W2-sized: a 1 x 100,352 table was 200,000 elements drawn on every run (700 x 700 crashed the tab).
+    fresh(playground)
+    run(playground, "import torch\nW = torch.randn(784, 128, requires_grad=True)\n"
+                    "loss = (W * W).sum()\n")
+    open_tab(playground, "backward")
+    panel = playground.testid("backward")
+    panel.get_by_test_id("backward-root").select_option("loss")
+    expect(panel.get_by_test_id("jacobian-too-large")).to_have_text(
+        "The Jacobian would be 1 × 100352; the view shows at most 64 × 64.")
+    expect(panel.get_by_test_id("jacobian-table")).to_have_count(0)
+    expect(panel.get_by_test_id("jacobian-build")).to_be_disabled()
+    assert panel.locator("*").count() < 200
+    # A one-hot backward of a large root still runs: its row is not drawn, the grads are.
+    panel.get_by_test_id("backward-run").click()
+    expect(panel.get_by_test_id("backward-echo")).to_have_text("loss.backward(retain_graph=True)")

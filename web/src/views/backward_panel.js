@@ -8,6 +8,10 @@ import { h, num, refill, shapeText } from "./dom.js";
 import { buildJacobianTable, indexLabel } from "./jacobian_table.js";
 
 const ONEHOT_GRID_LIMIT = 64;
+// The largest Jacobian, in rows and in columns, that Python builds for the view
+// (JACOBIAN_LIMIT in autograd_py/playground/backward.py; a test checks they agree).
+// A larger one is not drawn at all: W2's 1 x 100,352 table was 200,000 elements per run.
+export const JACOBIAN_LIMIT = 64;
 const FILL_STEP_MS = 110;
 
 export class BackwardPanel {
@@ -33,7 +37,7 @@ export class BackwardPanel {
     this.create = false;
     this.error = null;
     this.echo = null;
-    this.jac = null; // {output, input, outId, inId, rows, cols, rowLabels, colLabels, cells, origin, calls, fresh}
+    this.jac = null; // {output, input, outId, inId, rows, cols, tooLarge, rowLabels, colLabels, cells, origin, calls, fresh}
     this.vjp = null;
     this.activeCall = null;
     this.filling = null;
@@ -138,6 +142,10 @@ export class BackwardPanel {
     const cols = inp.shape.reduce((a, b) => a * b, 1);
     this.vjp = null;
     this.activeCall = null;
+    if (rows > JACOBIAN_LIMIT || cols > JACOBIAN_LIMIT) {
+      this.jac = { output: this.root, input: this.input, outId: out.id, inId: inp.id, rows, cols, tooLarge: true };
+      return;
+    }
     this.jac = {
       output: this.root, input: this.input, outId: out.id, inId: inp.id, rows, cols,
       rowLabels: Array.from({ length: rows }, (_, k) => indexLabel(this.root, out.shape, k)),
@@ -172,7 +180,7 @@ export class BackwardPanel {
   /** Fills a Jacobian row or the vᵀJ check from an interactive backward's result. */
   absorb(result) {
     const row = result.jacobian_row;
-    if (row && this.jac && row.output === this.jac.output && row.input === this.jac.input) {
+    if (row && this.jac && !this.jac.tooLarge && row.output === this.jac.output && row.input === this.jac.input) {
       this.jac.cells[row.row] = row.values;
       this.jac.origin[row.row] = "backward";
       this.jac.fresh = row.row;
@@ -182,7 +190,7 @@ export class BackwardPanel {
   }
 
   async buildAll() {
-    if (!this.jac || this.hooks.busy()) return;
+    if (!this.jac || this.jac.tooLarge || this.hooks.busy()) return;
     this.stopFilling();
     const result = await this.hooks.jacobian(this.jac.output, this.jac.input);
     if (!result.ok) {
@@ -325,12 +333,15 @@ export class BackwardPanel {
       inputs.map((row) => h("option", { value: row.names[0], text: row.names[0] })));
     if (this.input) inputSelect.value = this.input;
     const jac = this.jac;
-    const build = h("button", { type: "button", "data-testid": "jacobian-build", disabled: !jac || this.hooks.busy(),
+    const build = h("button", { type: "button", "data-testid": "jacobian-build", disabled: !jac || jac.tooLarge || this.hooks.busy(),
       onclick: () => this.buildAll(), text: t.jBuild });
     const parts = [h("div", { class: "jac-head" }, h("h3", { text: t.jTitle }),
       h("code", { class: "jac-of", text: `∂${this.root || "?"} / ∂` }), inputSelect, build)];
     parts.push(h("p", { class: "muted small", text: t.jExplain }));
-    if (jac) parts.push(buildJacobianTable(jac, t));
+    if (jac && jac.tooLarge) {
+      parts.push(h("p", { class: "muted small", "data-testid": "jacobian-too-large",
+        text: t.requestError.jacobian_too_large({ rows: jac.rows, cols: jac.cols, limit: JACOBIAN_LIMIT }) }));
+    } else if (jac) parts.push(buildJacobianTable(jac, t));
     if (this.activeCall) parts.push(h("p", { class: "jac-call" }, h("code", { text: this.activeCall })));
     if (this.vjp) parts.push(this.vjpView(this.vjp));
     return h("div", { class: "jacobian", "data-testid": "jacobian" }, parts);
