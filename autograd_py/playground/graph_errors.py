@@ -35,14 +35,20 @@ STAGES = {"freed": "during", "version": "during", "leaf_inplace": "forward", "no
 
 
 def raising_node(exc, freed=True):
-    """The node whose method raised ``exc``: the innermost traceback frame owned by one (a freed
-    one when ``freed``)."""
+    """The node whose backward raised ``exc``: the innermost traceback frame working for one (a
+    freed one when ``freed``).
+
+    A frame works for the node that is its ``self`` (a Node's method), or its ``node`` (the
+    engine's loop, and the functions that run a node's formula on NumPy data, numpy_backward).
+    """
     found = None
     tb = exc.__traceback__
     while tb is not None:
-        owner = tb.tb_frame.f_locals.get("self")
-        if isinstance(owner, Node) and (owner._freed or not freed):
-            found = owner
+        frame_locals = tb.tb_frame.f_locals
+        for owner in (frame_locals.get("self"), frame_locals.get("node")):
+            if isinstance(owner, Node) and (owner._freed or not freed):
+                found = owner
+                break
         tb = tb.tb_next
     return found
 
