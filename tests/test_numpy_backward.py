@@ -1,0 +1,109 @@
+"""Backward formulas run on NumPy data (numpy_backward.py) give what they give on Tensors.
+
+Without ``create_graph``, a node whose class sets ``numpy_formula`` runs its formula on the
+gradients' and saved tensors' arrays; with it, on Tensors (recording the higher-order graph).
+The two paths must agree bit for bit: values, dtype and strides. Each case also checks that the
+NumPy path really ran, since it quietly steps aside for anything unusual, and for the rest of
+the process once an efficient zero tensor was made (``zerotensor.made``), which earlier tests do.
+"""
+import numpy as np
+import pytest
+
+import autograd_py as T
+from autograd_py import numpy_backward
+from autograd_py.ops import zerotensor
+
+MATRIX = np.arange(12.0).reshape(4, 3) / 7
+
+CASES = {
+    "mul_scalar": lambda x: x * 1.7,
+    "mul": lambda x: x * (x + 0.5),
+    "div": lambda x: (x + 3.0) / (x * x + 1.0),
+    "div_scalar": lambda x: x / 3,
+    "sub": lambda x: x - x * 2.0,
+    "rsub": lambda x: 2.0 - x,
+    "neg": lambda x: -x,
+    "sin": T.sin,
+    "cos": T.cos,
+    "tan": T.tan,
+    "tanh": T.tanh,
+    "sigmoid": T.sigmoid,
+    "relu": T.relu,
+    "sqrt": lambda x: T.sqrt(x * x + 1),
+    "reciprocal": lambda x: T.reciprocal(x + 3.0),
+    "exp": T.exp,
+    "log": lambda x: T.log(x * x + 0.5),
+    "log1p": lambda x: T.log1p(x * x),
+    "pow 2": lambda x: x ** 2,
+    "pow 3": lambda x: x ** 3,
+    "pow 0": lambda x: x ** 0,
+    "pow 0.5": lambda x: (x * x + 1) ** 0.5,
+    "pow -1.5": lambda x: (x + 3.0) ** -1.5,
+    "add alpha": lambda x: T.add(x, x * 2.0, alpha=3),
+    "sub alpha": lambda x: T.sub(x, x * 2.0, alpha=0.5),
+    "float32 times a float64 0-dim": lambda x: x * T.tensor(1.5, dtype=T.float64),
+}
+# A float32 tensor times a float64 0-dim one saves a value of another dtype than the gradient's:
+# the node may step aside to Tensors, and only the agreement is checked.
+MAY_STEP_ASIDE = {"float32 times a float64 0-dim"}
+
+
+@pytest.fixture
+def numpy_path(monkeypatch):
+    """Counts the nodes the NumPy path ran, with the path switched on for the test."""
+    made = zerotensor.made[0]
+    zerotensor.made[0] = False
+    ran = []
+    original = numpy_backward.run
+
+    def counting(node, grads):
+        out = original(node, grads)
+        if out is not None:
+            ran.append(type(node).__name__)
+        return out
+
+    monkeypatch.setattr(numpy_backward, "run", counting)
+    yield ran
+    zerotensor.made[0] = made
+
+
+@pytest.mark.parametrize("shape", [(), (3,), (2, 3)], ids=["0-dim", "1-d", "2-d"])
+@pytest.mark.parametrize("dtype", [T.float32, T.float64], ids=["float32", "float64"])
+@pytest.mark.parametrize("name", list(CASES))
+def test_both_paths_give_the_same_gradient(numpy_path, name, dtype, shape):
+    rng = np.random.default_rng(0)
+    data, weights = rng.uniform(-1, 1, shape), rng.uniform(-1, 1, shape)
+    f = CASES[name]
+    # A contiguous gradient of its own (``.sum()``'s would be an expanded one, which the NumPy
+    # path leaves to Tensors past 1-d).
+    x = T.tensor(data, dtype=dtype, requires_grad=True)
+    y = f(x)
+    on_arrays = T.autograd.grad(y, x, T.tensor(weights, dtype=y.dtype))[0]
+    assert numpy_path or name in MAY_STEP_ASIDE, "the NumPy path did not run"
+    numpy_path.clear()
+    x = T.tensor(data, dtype=dtype, requires_grad=True)
+    y = f(x)
+    on_tensors = T.autograd.grad(y, x, T.tensor(weights, dtype=y.dtype), create_graph=True)[0]
+    assert not numpy_path
+    assert on_arrays.dtype == on_tensors.dtype
+    assert on_arrays._data.strides == on_tensors._data.strides
+    np.testing.assert_array_equal(on_arrays.detach().numpy(), on_tensors.detach().numpy())
+
+
+def test_mv_backward_runs_on_arrays_too(numpy_path):
+    x = T.tensor([0.3, -0.2, 0.9], dtype=T.float64, requires_grad=True)
+    on_arrays = T.autograd.grad(T.mv(T.tensor(MATRIX), x).sum(), x)[0]
+    assert "MvBackward0" in numpy_path
+    x = T.tensor([0.3, -0.2, 0.9], dtype=T.float64, requires_grad=True)
+    on_tensors = T.autograd.grad(T.mv(T.tensor(MATRIX), x).sum(), x, create_graph=True)[0]
+    np.testing.assert_array_equal(on_arrays.detach().numpy(), on_tensors.detach().numpy())
+    np.testing.assert_array_equal(on_arrays.detach().numpy(), MATRIX.sum(axis=0))
+
+
+def test_a_modified_saved_tensor_raises_on_the_numpy_path_as_on_tensors(numpy_path):
+    x = T.tensor([1.0, 2.0], requires_grad=True)
+    y = x * 1.0
+    z = y.sin()
+    y.mul_(2)
+    with pytest.raises(RuntimeError, match="modified by an inplace operation"):
+        z.sum().backward()
