@@ -11,7 +11,8 @@ REFERENCE = "torch"
 SUBJECT = "autograd_py"
 RIVALS = ("MyGrad", "HIPS")
 # autograd_py's target time as a fraction of torch's; rows without one only need to beat the rivals.
-TARGETS = {"W1": 0.7, "W2": 1.0, "W3-vec": 0.5, "W4": 1.0, "W5": 1.0, "R1": 3.0}
+# Issue 13's (W1 0.7, W2, W4 and W5 0.9, W3-vec 0.3); R1's, torch.randn's bits, is older.
+TARGETS = {"W1": 0.7, "W2": 0.9, "W3-vec": 0.3, "W4": 0.9, "W5": 0.9, "R1": 3.0}
 
 
 def _cpu_model():
