@@ -189,3 +189,29 @@ def test_embed_load_bench_runs_once(tmp_path):
     assert run["embed_python_ready_ms"]["median"] <= run["embed_answered_ms"]["median"]
     assert all(value >= 0 for value in _medians(figures))
     assert "| first Run answered" in done.stdout and "Target 2" in done.stdout
+
+
+@pytest.mark.e2e
+def test_web_workloads_bench_runs_one_row_in_pyodide(tmp_path):
+    """bench/web_workloads.py times a row in the site's Pyodide, both sides checked against NumPy.
+
+    A subprocess, for the same reason as above.
+    """
+    import subprocess
+
+    if not (ROOT / "web" / "dist" / "build-info.json").is_file():
+        pytest.fail("web/dist is not built: run `python web/build/build_site.py`", pytrace=False)
+    out = tmp_path / "workloads.json"
+    done = subprocess.run([sys.executable, str(ROOT / "bench" / "web_workloads.py"), "--only", "W5",
+                           "--repeats", "3", "--min-time", "0.01", "--no-cpython", "--json", str(out)],
+                          capture_output=True, text=True, timeout=180)
+    assert done.returncode == 0, done.stderr[-3000:]
+    figures = json.loads(out.read_text(encoding="utf-8"))
+    (row,) = figures["rows"]
+    measured = row["pyodide"]
+    assert measured["row"] == "W5" and measured["ok"] is True
+    assert max(measured["errors"].values()) <= 1e-8
+    assert measured["python"].startswith("3.12")  # Pyodide's Python, not this one
+    assert 0 < measured["floor"]["median"] < measured["autograd_py"]["median"]
+    assert measured["ratio"] == pytest.approx(measured["autograd_py"]["median"] / measured["floor"]["median"])
+    assert "| W5 |" in done.stdout
