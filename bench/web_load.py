@@ -90,7 +90,6 @@ self.postMessage({ runtime, numpy: performance.now() - t });
 # to see what the playground adds on top of the very same runtime.
 STOCK_STDLIB = REPO / "web" / "node_modules" / "pyodide" / "python_stdlib.zip"
 BARE_QUERY = {"stock": "?stdlib=__bench_stock_stdlib.zip", "site": ""}
-bare_query = BARE_QUERY["stock"]
 # The bare page's files, served from memory next to the site (teacher_load.py writes them into its copy).
 BARE_FILES = {
     "__bench_bare.html": (BARE_PAGE, "text/html"),
@@ -133,9 +132,12 @@ class QuietServer(http.server.ThreadingHTTPServer):
             super().handle_error(request, client_address)
 
 
-def serve(folder=DIST):
-    """Serves ``folder`` (the built site by default) and the bare page on 127.0.0.1; returns (server, url)."""
-    server = QuietServer(("127.0.0.1", 0), functools.partial(Handler, directory=str(folder)))
+def serve(folder=DIST, handler=None):
+    """Serves ``folder`` (the built site by default) and the bare page on 127.0.0.1; returns (server, url).
+
+    ``handler``: a subclass of :class:`Handler` to serve with (say, one that adds headers).
+    """
+    server = QuietServer(("127.0.0.1", 0), functools.partial(handler or Handler, directory=str(folder)))
     threading.Thread(target=server.serve_forever, daemon=True).start()
     return server, f"http://127.0.0.1:{server.server_address[1]}/"
 
@@ -187,11 +189,14 @@ def load_bare(context, url):
     return load_bare_timed(context, url)["python_ready_ms"]
 
 
-def load_bare_timed(context, url):
-    """The bare page's Python-ready and worker-start times (from the navigation request), and its phases."""
+def load_bare_timed(context, url, stdlib="stock"):
+    """The bare page's Python-ready and worker-start times (from the navigation request), and its phases.
+
+    ``stdlib``: the bare page's standard library, ``"stock"`` (Pyodide's as released) or ``"site"``.
+    """
     page = context.new_page()
     asked = time.time() * 1000
-    page.goto(url + "__bench_bare.html" + bare_query)
+    page.goto(url + "__bench_bare.html" + BARE_QUERY[stdlib])
     times = page.evaluate("window.bare")
     page.close()
     return {"python_ready_ms": times["ready"] - asked, "worker_start_ms": times["started"] - asked,
@@ -250,8 +255,6 @@ def main(argv=None):
     parser.add_argument("--bare-stdlib", choices=sorted(BARE_QUERY), default="stock",
                         help="the bare page's standard library: Pyodide's as released (default), or the site's")
     args = parser.parse_args(argv)
-    global bare_query
-    bare_query = BARE_QUERY[args.bare_stdlib]
     if not (DIST / "build-info.json").is_file():
         sys.exit("web/dist is not built: run `python web/build/build_site.py` first")
 
@@ -264,7 +267,7 @@ def main(argv=None):
             # Taking turns in both orders: whatever the previous tab leaves running hits both.
             if i % 2 == 0:
                 context = browser.new_context()
-                bare.append(load_bare_timed(context, url))
+                bare.append(load_bare_timed(context, url, args.bare_stdlib))
                 context.close()
             context = browser.new_context()
             page = context.new_page()
@@ -273,7 +276,7 @@ def main(argv=None):
                 context.close()
             if i % 2 == 1:
                 context = browser.new_context()
-                bare.append(load_bare_timed(context, url))
+                bare.append(load_bare_timed(context, url, args.bare_stdlib))
                 context.close()
         warm = load_playground_after_reload(page)
         trips = run_round_trips(page, args.runs)

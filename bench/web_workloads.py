@@ -20,13 +20,11 @@ Usage::
         [--min-time 0.1] [--profile W1,W4] [--no-cpython] [--json out.json]
 """
 import argparse
-import functools
 import hashlib
 import json
 import os
 import subprocess
 import sys
-import threading
 import tempfile
 import time
 import zipfile
@@ -35,7 +33,7 @@ from pathlib import Path
 from playwright.sync_api import sync_playwright
 
 import floor_timing
-from web_load import CHROMIUM_ARGS, DIST, EXTRA, Handler, QuietServer
+from web_load import CHROMIUM_ARGS, DIST, EXTRA, Handler, serve
 from worker import MALLOC_TOP_PAD
 
 HERE = Path(__file__).resolve().parent
@@ -114,9 +112,7 @@ class IsolatedHandler(Handler):
 def serve_isolated(folder):
     """Serves ``folder`` and the bench pages on 127.0.0.1 with COOP/COEP; returns (server, url)."""
     EXTRA.update(PAGES)
-    server = QuietServer(("127.0.0.1", 0), functools.partial(IsolatedHandler, directory=str(folder)))
-    threading.Thread(target=server.serve_forever, daemon=True).start()
-    return server, f"http://127.0.0.1:{server.server_address[1]}/"
+    return serve(folder, IsolatedHandler)
 
 
 class BrowserPython:
