@@ -188,10 +188,10 @@ def run_backward(roots, root_grads, keep_graph, create_graph, inputs=None, accum
     prev_mode = grad_mode._state[0]
     grad_mode._state[0] = create_graph
     packed = ever_packed  # a local: read once per node
-    # With no graph to record (nor tangents, batch dims or efficient zeros to carry), formulas that
-    # allow it run on NumPy data.
+    # With no graph to record (nor tangents or batch dims to carry), formulas that allow it run on
+    # NumPy data; numpy_backward.run steps aside for a node that meets an efficient zero tensor.
     numpy_pass = not create_graph and not batch_ndim[0]
-    zeros_made, fw_levels = zerotensor.made, forward_mode.levels
+    fw_levels = forward_mode.levels
     prev_task = current_task[0]
     current_task[0] = GraphTask(deps, needed, captures, accumulate)
     # The one node made ready while the heap was empty waits here, which spares a chain of
@@ -241,7 +241,7 @@ def run_backward(roots, root_grads, keep_graph, create_graph, inputs=None, accum
             edges = node._next_functions
             if grads[0] is not None or any(g is not None for g in grads):
                 out = None
-                if numpy_pass and node.numpy_formula and not zeros_made[0] and not fw_levels:
+                if numpy_pass and node.numpy_formula and not fw_levels:
                     out = numpy_backward.run(node, grads)
                 if out is None:
                     out = node._apply(grads)  # a fresh list, which the loop below empties as it goes
@@ -360,8 +360,9 @@ def _add_grads(a, b, create_graph):
     ad, bd = a._data, b._data
     if ad.shape != bd.shape or ad.dtype != bd.dtype:
         return a + b
-    # dual gradients (forward-over-reverse) add as tensors, so their tangents add too
-    if a._fw_grads or b._fw_grads:
+    # dual gradients (forward-over-reverse) add as tensors, so their tangents add too, and efficient
+    # zero tensors so that two of them give one
+    if a._fw_grads or b._fw_grads or (zerotensor.made[0] and ("_zerotensor" in a.__dict__ or "_zerotensor" in b.__dict__)):
         out = a + b
     else:
         scalars = None if ad.ndim else scalar_operands(ad, bd)

@@ -10,11 +10,16 @@ The results are the same: every value has the gradient's floating dtype (NumPy w
 float32 gradient against a float64 0-dim tensor, where PyTorch keeps float32) and a layout NumPy
 keeps as TensorIterator does (contiguous, or at most one dim). Anything else (a Tensor subclass,
 saved-tensor hooks, another dtype, a transposed array, a list of tensors) makes ``saved`` raise
-:class:`NeedsTensors`, and the node then runs on Tensors as before. Nodes that hand the gradient
-on as it is (AddBackward0, CloneBackward0) gain nothing here and stay on Tensors.
+:class:`NeedsTensors`, and the node then runs on Tensors as before. So does an efficient zero
+tensor (``ops/zerotensor``) as the gradient or a saved input: its own kernels give zeros where
+arrays of zeros would give NaN against inf. Only the node that meets one steps aside, so a
+forward-mode lesson earlier in the same process costs later backward passes nothing.
+Nodes that hand the gradient on as it is (AddBackward0, CloneBackward0) gain nothing here and
+stay on Tensors.
 """
 from ._tensor import Tensor, _make
 from .node import _check_saved, raw_call
+from .ops.zerotensor import made as zeros_made
 from .saved_tensor import FREED_MESSAGE, SavedTensor
 
 
@@ -33,7 +38,7 @@ def run(node, grads):
         list or None: one Tensor (or None) per input edge, as ``_apply`` returns them.
     """
     g = grads[0]
-    if g.__class__ is not Tensor:
+    if g.__class__ is not Tensor or (zeros_made[0] and "_zerotensor" in g.__dict__):
         return None
     d = g._data
     dtype = d.dtype
@@ -83,7 +88,12 @@ def saved_value(node, key, dtype):
         if value.hooks is not None:
             raise NeedsTensors
         t = value.tensor
-        a = value.array if t is None else t._data
+        if t is None:
+            a = value.array  # an op's own output: no op that makes a zero tensor saves its result
+        else:
+            if zeros_made[0] and "_zerotensor" in t.__dict__:
+                raise NeedsTensors
+            a = t._data
         if a.dtype is not dtype and a.dtype != dtype:
             raise NeedsTensors
         if a.ndim > 1:
