@@ -106,8 +106,14 @@ class Node:
     runs its formula directly, as in PyTorch.
     """
 
-    __slots__ = ("_next_functions", "_input_meta", "_vars", "_freed", "_attrs", "_seq",
-                 "_pre_hooks", "_node_pre_hooks", "_hooks", "_retain_grad_refs", "_metadata", "__weakref__")
+    # What every node sets is a slot; what few nodes ever set is a class-level default that an
+    # instance overrides in its __dict__, so that making a node (once per op) stores two values.
+    __slots__ = ("_next_functions", "_input_meta", "_vars", "_seq", "__weakref__", "__dict__")
+    _freed = False
+    _pre_hooks = None  # tensor hooks, by handle id: (output_nr, fn)
+    _node_pre_hooks = None
+    _hooks = None
+    _retain_grad_refs = None
 
     num_outputs = 1
     supports_batched = True  # its backward also takes gradients with a leading batch dim
@@ -125,11 +131,6 @@ class Node:
     def __init__(self):
         self._seq = next(_sequence)
         self._vars = None
-        self._freed = False
-        self._pre_hooks = None
-        self._node_pre_hooks = None
-        self._hooks = None
-        self._retain_grad_refs = None
 
     def __init_subclass__(cls, **kwargs):
         super().__init_subclass__(**kwargs)

@@ -4,7 +4,7 @@ import numbers
 import numpy as np
 
 from .. import dtypes, forward_mode, grad_mode
-from .._tensor import Tensor, _make
+from .._tensor import Tensor, _make, _new  # noqa: F401  (_new: the ops' inlined _make)
 
 __all__ = ["Tensor", "_make", "grad_on", "record", "record_outputs", "as_view", "operands",
            "to_tensor", "np", "float_data", "result_np_dtype", "batch_ndim", "batched"]
@@ -43,6 +43,7 @@ def _backward_on(inputs):
 
 
 _NO_EDGE = (None, 0)
+_fw_levels = forward_mode.levels
 
 
 class RgWithoutEdge(tuple):
@@ -163,7 +164,7 @@ def record_like(out, node, t, other=_NUMBERLESS):
     """
     data = out._data
     edges = None
-    if not forward_mode.levels and node_recorder[0] is None and data.dtype.kind in "fc":
+    if not _fw_levels and data.dtype.kind in "fc":
         first = _plain_edge(t, data)
         if first is not None:
             cls = other.__class__
@@ -181,6 +182,8 @@ def record_like(out, node, t, other=_NUMBERLESS):
     node._input_meta = None
     out._grad_fn = node
     out._requires_grad = True
+    if node_recorder[0] is not None:
+        node_recorder[0](node)
     return out
 
 

@@ -185,7 +185,8 @@ def add(input, other, alpha=1):
         out = _make(scalars[0] + scalars[1])
     if _zeros_made[0]:
         zerotensor.total(out, input, other, alpha)
-    if _recording(input, other):
+    if _grad_enabled[0] and (input._requires_grad or other.__class__ is Tensor and other._requires_grad) \
+            or _recording(input, other):
         node = AddBackward0()
         node.alpha = alpha
         record_like(out, node, input, other)
@@ -204,7 +205,8 @@ def sub(input, other, alpha=1):
         out = _make(scalars[0] - scalars[1])
     if _zeros_made[0]:
         zerotensor.total(out, input, other, -alpha)
-    if _recording(input, other):
+    if _grad_enabled[0] and (input._requires_grad or other.__class__ is Tensor and other._requires_grad) \
+            or _recording(input, other):
         node = SubBackward0()
         node.alpha = alpha
         record_like(out, node, input, other)
@@ -235,13 +237,17 @@ def mul(input, other):
         out = _make(scalars[0] * scalars[1])
     if _zeros_made[0]:
         zerotensor.product(out, input, other)
-    if _recording(input, other):
+    if _grad_enabled[0] and (input._requires_grad or other.__class__ is Tensor and other._requires_grad) \
+            or _recording(input, other):
         node = MulBackward0()
         record_like(out, node, input, other)
         # Each is saved only for the other's gradient, so only when that one has an edge (a view made
         # under no_grad has none): PyTorch's should_compute_output guard on the save.
         edges = node._next_functions
-        if edges[0][0] is not None:
+        if other.__class__ is float:  # ``x * 0.5``: save_one's work inline (a number is kept as is)
+            if edges[0][0] is not None:
+                node._vars = {"other": other}
+        elif edges[0][0] is not None:
             node.save_one("other", other)
         if edges[1][0] is not None:
             node.save_one("self", input)

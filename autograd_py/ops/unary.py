@@ -2,9 +2,16 @@
 backward ops), the step functions and sign."""
 from .. import _fp, forward_mode, grad_mode
 from ..node import Node
-from .base import Tensor, _make, float_data, grad_on, np, record, record_like
+from ..saved_tensor import SavedTensor, default_hooks
+from .._tensor import _new
+from .base import Tensor, _make, _plain_edge, float_data, grad_on, node_recorder, np, record, record_like
 from . import zerotensor
 from .pointwise import add_scalar, empty_preserving, mul_scalar, preserve_layout
+
+_ndarray = np.ndarray
+_grad_enabled = grad_mode._state
+_inference = grad_mode._inference
+_fw_levels = forward_mode.levels
 
 
 def _unary(input, fn, node_cls, saves=None, floating=True):
@@ -17,8 +24,35 @@ def _unary(input, fn, node_cls, saves=None, floating=True):
         # An expanded input: NumPy would lay the result's stride-0 dims innermost; TensorIterator
         # keeps them where they are (preserve_layout's order)
         data = preserve_layout(data, data.dtype)
-    out = _make(fn(data))
-    if input._requires_grad and grad_mode._state[0] or forward_mode.levels and grad_on(input):
+    res = fn(data)
+    if res.__class__ is not _ndarray or _inference[0]:
+        out = _make(res)
+    else:  # _make's body: this runs once per op
+        out = _new(Tensor)
+        out._data = res
+        out._version_counter = [0]
+    if input._requires_grad and _grad_enabled[0]:
+        node = node_cls()
+        edge = None if _fw_levels or default_hooks else _plain_edge(input, out._data)
+        if edge is None:
+            if saves == "self":
+                node.save_one("self", input)
+            elif saves == "result":
+                node.save_output_one("result", out)
+            record_like(out, node, input)
+            return out
+        # record_like's common case inline: no hooks, forward levels or checks to run
+        if saves == "self":
+            node._vars = {"self": SavedTensor(input)}
+        elif saves == "result":
+            node._vars = {"result": SavedTensor(out, True)}
+        node._next_functions = (edge,)
+        node._input_meta = None
+        out._grad_fn = node
+        out._requires_grad = True
+        if node_recorder[0] is not None:
+            node_recorder[0](node)
+    elif _fw_levels and grad_on(input):
         node = node_cls()
         if saves == "self":
             node.save_one("self", input)
