@@ -14,7 +14,8 @@ from .node import AccumulateGrad, GraphRoot
 from .saved_tensor import ever_packed
 from .ops import zerotensor
 from .ops.base import batch_ndim, scalar_operands
-from ._tensor import _make
+from .ops.unbroadcast import sum_to_plain
+from ._tensor import Tensor, _make
 
 # An optional callable receiving one dict per engine event (the step-through view uses it).
 _listener = [None]
@@ -137,7 +138,11 @@ def _validate(node, grads):
             continue
         shape, dtype = meta[i]
         if g._data.shape[nb:] != shape or g._data.ndim != len(shape) + nb:
-            g = g._sum_to(shape, node, i)
+            summed = None
+            if not nb and not grad_mode._state[0] and g.__class__ is Tensor and not g._fw_grads and not (
+                    zerotensor.made[0] and "_zerotensor" in g.__dict__):
+                summed = sum_to_plain(g, shape)  # the same sum on NumPy data, nothing to record
+            g = g._sum_to(shape, node, i) if summed is None else summed
         if g._data.dtype != dtype:
             if dtype.kind not in "fc":
                 # An integer tensor given history by an in-place op (``int_t[...] = float_t``) and

@@ -141,3 +141,29 @@ def test_a_node_meeting_a_zero_tensor_steps_aside(numpy_path):
     r, = T.autograd.grad((v * z * 2.0).sum(), v)
     assert r._data.tolist() == [0.0, 0.0] and r._is_zerotensor()
     assert numpy_path == ["MulBackward0"]
+
+
+@pytest.mark.parametrize("shape", [(3,), (1, 3), (2, 1), (), (4, 2, 3)], ids=str)
+@pytest.mark.parametrize("dtype", [T.float32, T.float64], ids=["float32", "float64"])
+def test_the_engine_sums_a_broadcast_gradient_on_arrays_as_on_tensors(monkeypatch, dtype, shape):
+    # without create_graph engine._validate sums on NumPy data (ops/unbroadcast); with it, by sum_to
+    from autograd_py import engine
+    ran = []
+    original = engine.sum_to_plain
+    monkeypatch.setattr(engine, "sum_to_plain", lambda g, s: ran.append(s) or original(g, s))
+    rng = np.random.default_rng(1)
+    data, weights = rng.uniform(-1, 1, shape), rng.uniform(-1, 1, (4, 2, 3))
+    results = []
+    for create_graph in (False, True):
+        b = T.tensor(data, dtype=dtype, requires_grad=True)
+        seen = []
+        b.register_hook(lambda g: seen.append((g._base is not None, None if g._base is None else g._base.shape)))
+        x = T.tensor(np.ones((4, 2, 3)), dtype=dtype)
+        g, = T.autograd.grad(x * 2.0 + b, b, T.tensor(weights, dtype=dtype), create_graph=create_graph)
+        results.append((g.detach().numpy(), g.dtype, g._data.strides, seen))
+    assert ran == ([] if len(shape) == 3 else [shape])
+    (a, da, sa, seen_a), (t, dt, st, seen_t) = results
+    np.testing.assert_array_equal(a, t)
+    assert (da, sa, seen_a) == (dt, st, seen_t)
+    # PyTorch's at::sum_to: a view of the keepdim sum when leading dims go (a tensor hook sees it)
+    assert seen_a[0][0] == (len(shape) < 3 and len(shape) > 0)

@@ -23,6 +23,9 @@ def _accurate(fn, data, dims, keepdim):
             return out
     if data.dtype.kind == "f" and data.dtype.itemsize < 8:
         return np.asarray(fn(data, axis=dims, keepdims=keepdim, dtype=np.float64)).astype(data.dtype, order="C")
+    if fn is np.sum:
+        # what np.sum calls for an ndarray, without its Python wrapper (~1.5 us)
+        return np.asarray(np.add.reduce(data, axis=dims, keepdims=keepdim), order="C")
     return np.asarray(fn(data, axis=dims, keepdims=keepdim), order="C")
 class SumBackward0(_Reduction):
     keeps = ("self_sym_sizes",)
