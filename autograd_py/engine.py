@@ -365,9 +365,11 @@ def _add_grads(a, b, create_graph):
     ad, bd = a._data, b._data
     if ad.shape != bd.shape or ad.dtype != bd.dtype:
         return a + b
-    # dual gradients (forward-over-reverse) add as tensors, so their tangents add too, and efficient
-    # zero tensors so that two of them give one
-    if a._fw_grads or b._fw_grads or (zerotensor.made[0] and ("_zerotensor" in a.__dict__ or "_zerotensor" in b.__dict__)):
+    # dual gradients (forward-over-reverse) add as tensors, so their tangents add too, efficient zero
+    # tensors so that two of them give one, and two layouts in TensorIterator's layout (NumPy's
+    # would be C order where PyTorch keeps the first gradient's)
+    if a._fw_grads or b._fw_grads or ad.strides != bd.strides or (
+            zerotensor.made[0] and ("_zerotensor" in a.__dict__ or "_zerotensor" in b.__dict__)):
         out = a + b
     else:
         scalars = None if ad.ndim else scalar_operands(ad, bd)

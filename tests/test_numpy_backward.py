@@ -167,3 +167,59 @@ def test_the_engine_sums_a_broadcast_gradient_on_arrays_as_on_tensors(monkeypatc
     assert (da, sa, seen_a) == (dt, st, seen_t)
     # PyTorch's at::sum_to: a view of the keepdim sum when leading dims go (a tensor hook sees it)
     assert seen_a[0][0] == (len(shape) < 3 and len(shape) > 0)
+
+
+W23 = T.tensor(MATRIX[:2, :3].copy())
+W34 = T.tensor(MATRIX[:3, :].T.copy())
+# (function of x, the node that must run on arrays, shapes it is tried at)
+SHAPED = {
+    "mean": (lambda x: x.mean(), "MeanBackward0", [(), (3,), (2, 3)]),
+    "mean dim 0": (lambda x: x.mean(0), "MeanBackward1", [(3,), (2, 3)]),
+    "mean dim -1 keepdim": (lambda x: x.mean(-1, keepdim=True), "MeanBackward1", [(3,), (2, 3)]),
+    "mean dims (0, 1)": (lambda x: x.mean((0, 1)), "MeanBackward1", [(2, 3)]),
+    "log_softmax": (lambda x: T.log_softmax(x, dim=-1), "LogSoftmaxBackward0", [(3,), (2, 3)]),
+    "softmax dim 0": (lambda x: T.softmax(x, dim=0), "SoftmaxBackward0", [(3,), (2, 3)]),
+    "mm x @ W": (lambda x: x @ W34.to(x.dtype), "MmBackward0", [(2, 3)]),
+    "mm W @ x": (lambda x: W23.to(x.dtype) @ x.reshape(3, 2), "MmBackward0", [(2, 3)]),
+    "mm x @ x.T": (lambda x: T.mm(x * 1.0, (x * 2.0).t().contiguous()), "MmBackward0", [(2, 3)]),
+}
+
+
+@pytest.mark.parametrize("dtype", [T.float32, T.float64], ids=["float32", "float64"])
+@pytest.mark.parametrize("name,shape", [(n, s) for n, (_, _, shapes) in SHAPED.items() for s in shapes],
+                         ids=lambda v: str(v))
+def test_reductions_softmax_and_mm_give_the_same_gradient_on_arrays(numpy_path, name, shape, dtype):
+    f, node, _ = SHAPED[name]
+    rng = np.random.default_rng(2)
+    data = rng.uniform(-1, 1, shape)
+    results = []
+    for create_graph in (False, True):
+        numpy_path.clear()
+        x = T.tensor(data, dtype=dtype, requires_grad=True)
+        y = f(x)
+        weights = T.tensor(np.random.default_rng(3).uniform(-1, 1, tuple(y.shape)), dtype=y.dtype)
+        g, = T.autograd.grad(y, x, weights, create_graph=create_graph)
+        assert (node in numpy_path) != create_graph
+        results.append((g.detach().numpy(), g.dtype, g._data.strides, g._base is None))
+    (a, *meta_a), (t, *meta_t) = results
+    assert meta_a == meta_t
+    np.testing.assert_array_equal(a, t)
+
+
+def test_mm_of_a_column_major_operand_steps_aside(numpy_path):
+    # PyTorch's mm_mat1_backward returns a transposed (view) gradient for a column-major mat1
+    a = T.tensor(MATRIX.T.copy(), requires_grad=True)
+    x = a.t()  # 4 x 3, column-major
+    g, = T.autograd.grad(x @ W34.t(), a, T.ones(4, 3, dtype=T.float64))
+    assert "MmBackward0" not in numpy_path
+    np.testing.assert_array_equal(g.numpy(), (np.ones((4, 3)) @ W34.numpy()).T)
+
+
+def test_two_gradients_of_different_layouts_add_in_the_first_ones_layout():
+    # torch 2.13: x's two gradients arrive column-major (through t().contiguous()) and row-major;
+    # their sum keeps the first one's layout, strides (1, 2), with create_graph or without
+    for create_graph in (False, True):
+        x = T.tensor(MATRIX[:2].copy(), dtype=T.float32, requires_grad=True)
+        y = T.mm(x * 1.0, (x * 2.0).t().contiguous())
+        g, = T.autograd.grad(y, x, T.ones(2, 2), create_graph=create_graph)
+        assert g.stride() == (1, 2)

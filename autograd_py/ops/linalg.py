@@ -65,6 +65,7 @@ def _bilinear_jvp(op, tangents, inputs, dense=True):
 
 
 class MmBackward0(Node):
+    numpy_formula = True
     saves = ("mat2", "self")
     keeps = ("mat2_sym_sizes", "mat2_sym_strides", "self_sym_sizes", "self_sym_strides")
 
@@ -87,6 +88,7 @@ def _column_major(sizes, strides):
 def _mat1_grad(grad, mat2, sizes, strides):
     """PyTorch's mm_mat1_backward: a column-major ``mat1`` gets its gradient as a transposed product."""
     if _column_major(sizes, strides):
+        _needs_tensors(grad)  # that gradient is a view (t), which only the Tensor path makes
         return t(mm(mat2, t(grad)))
     return matmul(grad, t(mat2))  # matmul is mm for 2-D operands, and also takes a batched gradient
 
@@ -94,11 +96,20 @@ def _mat1_grad(grad, mat2, sizes, strides):
 def _mat2_grad(grad, mat1, sizes, strides):
     """PyTorch's mm_mat2_backward, likewise for a column-major ``mat2``."""
     if _column_major(sizes, strides):
+        _needs_tensors(grad)
         return t(mm(t(grad), mat1))
     return matmul(t(mat1), grad)
 
 
+def _needs_tensors(grad):
+    if grad.__class__ is np.ndarray:
+        from ..numpy_backward import NeedsTensors
+        raise NeedsTensors
+
+
 def mm(input, mat2):
+    if input.__class__ is np.ndarray:
+        return input @ mat2  # a formula running on NumPy data (numpy_backward)
     if input._data.ndim != 2:
         raise RuntimeError("self must be a matrix")
     if mat2._data.ndim != 2:
@@ -286,6 +297,8 @@ def bmm(input, mat2):
 
 
 def matmul(input, other):
+    if input.__class__ is np.ndarray:
+        return np.matmul(input, other)  # a formula running on NumPy data (numpy_backward), 2-D operands
     if not isinstance(other, Tensor):
         raise TypeError(f"matmul(): argument 'other' (position 2) must be Tensor, not {type(other).__name__}")
     da, db = input._data.ndim, other._data.ndim

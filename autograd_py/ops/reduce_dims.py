@@ -3,8 +3,8 @@ node base class."""
 
 from ..node import Node
 from .._tensor import _wrap_dims
-from .base import batch_ndim, np
-from .shape import expand, unsqueeze
+from .base import Tensor, batch_ndim, np
+from .shape import _expanded, _unsqueezed, expand, unsqueeze
 
 
 def _dims(dim, ndim):
@@ -28,8 +28,15 @@ def _input_dims(input, dim, ndim):
 def _expand_back(t, shape, dims, keepdim, nb=0):
     """Undoes a reduction's shape change: re-inserts reduced dims, then expands.
 
-    ``nb`` leading batch dims (a vectorized backward) are kept in front.
+    ``nb`` leading batch dims (a vectorized backward) are kept in front. ``t`` may be NumPy data
+    (a formula running in ``numpy_backward``, never batched): the same views, as arrays.
     """
+    if t.__class__ is not Tensor and not isinstance(t, Tensor):
+        a = np.asarray(t)
+        if not keepdim:
+            for d in dims:
+                a = _unsqueezed(a, d)
+        return _expanded(a, tuple(shape))
     if not keepdim:
         for d in dims:
             t = unsqueeze(t, d + nb)
@@ -43,6 +50,8 @@ class _Reduction(Node):
 
     def _back(self, grad):
         if self.over_all and not batch_ndim[0]:
+            if grad.__class__ is not Tensor and not isinstance(grad, Tensor):
+                return _expanded(np.asarray(grad), tuple(self.shape))  # NumPy data (numpy_backward)
             return expand(grad, self.shape)
         return _expand_back(grad, self.shape, self.dims, self.keepdim, batch_ndim[0])
 

@@ -71,6 +71,9 @@ def sum(input, dim=None, keepdim=False, dtype=None):
 
 
 class MeanBackward0(_Reduction):
+    # on NumPy data too: the expanded gradient is divided into a fresh tensor (sum's backward, whose
+    # result is the expanded view itself, stays on Tensors, where that view is made)
+    numpy_formula = True
     keeps = ("self_sym_numel", "self_sym_sizes")
     over_all = True
 

@@ -3,7 +3,7 @@ from .. import _fp, dtypes
 from ..node import Node
 from ..signatures import numpy_names
 from .._tensor import _wrap_dim
-from .base import _make, batch_ndim, float_data, grad_on, np, record
+from .base import Tensor, _make, batch_ndim, float_data, grad_on, np, record
 from .pointwise import exp
 from .reduce_dims import _dims, _reduced, _Reduction
 from .reduction import sum
@@ -59,6 +59,7 @@ def logsumexp(input, dim, keepdim=False):
 # Their backward is a primitive of its own (_softmax_backward_data), as in PyTorch, so a second
 # derivative is one SoftmaxBackwardDataBackward0 node with derivatives.yaml's formulas.
 class SoftmaxBackward0(Node):
+    numpy_formula = True
     saves = ("result",)
     keeps = ("dim",)
 
@@ -71,6 +72,7 @@ class SoftmaxBackward0(Node):
 
 
 class LogSoftmaxBackward0(Node):
+    numpy_formula = True
     saves = ("result",)
     keeps = ("dim",)
 
@@ -135,6 +137,9 @@ class LogSoftmaxBackwardDataBackward0(Node):
 
 
 def _backward_data(grad_output, output, axis, np_fn, node_cls):
+    if grad_output.__class__ is not Tensor and not isinstance(grad_output, Tensor):
+        # a formula running on NumPy data (numpy_backward): a 0-dim value comes as a NumPy scalar
+        return np.asarray(np_fn(np.asarray(grad_output), np.asarray(output)), dtype=output.dtype, order="C")
     out = _make(np.asarray(np_fn(grad_output._data, output._data), dtype=output._data.dtype, order="C"))
     if grad_on(grad_output, output):
         node = node_cls()
