@@ -17,6 +17,9 @@ before_write = [None]
 # Set once any tensor was packed: only then does freeing a node look for packed objects to drop.
 ever_packed = [False]
 
+_grad_state = grad_mode._state
+_fw_levels = forward_mode.levels
+
 FREED_MESSAGE = (
     "Trying to backward through the graph a second time (or directly access saved tensors after "
     "they have already been freed). Saved intermediate values of the graph are freed when you call "
@@ -65,18 +68,18 @@ class SavedTensor:
 
     def __init__(self, tensor, is_output=False):
         self.counter = counter = tensor._version_counter
-        if counter.__class__ is not list and grad_mode._state[0]:
+        if counter.__class__ is not list and _grad_state[0]:
             raise RuntimeError(grad_mode.INFERENCE_SAVED)
         self.version = counter[0]
         self.array = tensor._data
         self.is_output = is_output
         self.hooks = None
-        self.fw_grads = None
         if is_output:
             self.tensor = None
             self.output_nr = tensor._output_nr
             self.cls = tensor.__class__
-            if forward_mode.levels:
+            self.fw_grads = None  # read for outputs only (``_unpack``)
+            if _fw_levels:
                 # The output gets its tangents after being saved: share the dict they go into, so
                 # that backward (forward-over-reverse) sees them, as PyTorch saves the fw grad.
                 if tensor._fw_grads is None:

@@ -2,12 +2,17 @@
 
 Binary arithmetic, copies and casts live here; powers and the one-tensor functions live in
 ``powers`` and ``unary`` and are re-exported at the end, where the method table reads them."""
+import operator as _operator
+
 from ..dtypes import get_default_dtype
 from ..node import Node
 from .base import Tensor, _make, grad_on, np, operands, record, record_like, scalar_operands
-from . import zerotensor
+from . import plain_binary, zerotensor
 from .zerotensor import made as _zeros_made
 from .iter_layout import laid_out
+# Copies and casts live in ``copies``; re-exported here, where the ops and the method table look.
+from .copies import (CloneBackward0, ToCopyBackward0, clone, empty_preserving, preserve_layout,  # noqa: F401
+                     to_dtype)
 from ..forward_mode import levels as _fw_levels
 from ..grad_mode import _state as _grad_enabled
 
@@ -176,15 +181,19 @@ def _sub_check(a, b):
 
 
 def add(input, other, alpha=1):
-    a, b = operands(input, other)
-    scalars = None if a.ndim or alpha != 1 or alpha is True else scalar_operands(a, b)
-    if scalars is None:
-        res = np.add(a, b) if alpha == 1 and alpha is not True else _scaled(a, b, alpha)
-        out = _make(laid_out(res, a, b) if res.ndim > 1 else res)
-    else:
-        out = _make(scalars[0] + scalars[1])
-    if _zeros_made[0]:
-        zerotensor.total(out, input, other, alpha)
+    out = None
+    if alpha.__class__ is int and alpha == 1 and input.__class__ is Tensor and not _zeros_made[0]:
+        out = plain_binary.result(input, other, np.add, _operator.add)
+    if out is None:
+        a, b = operands(input, other)
+        scalars = None if a.ndim or alpha != 1 or alpha is True else scalar_operands(a, b)
+        if scalars is None:
+            res = np.add(a, b) if alpha == 1 and alpha is not True else _scaled(a, b, alpha)
+            out = _make(laid_out(res, a, b) if res.ndim > 1 else res)
+        else:
+            out = _make(scalars[0] + scalars[1])
+        if _zeros_made[0]:
+            zerotensor.total(out, input, other, alpha)
     if _grad_enabled[0] and (input._requires_grad or other.__class__ is Tensor and other._requires_grad) \
             or _recording(input, other):
         node = AddBackward0()
@@ -196,15 +205,19 @@ def add(input, other, alpha=1):
 def sub(input, other, alpha=1):
     if input._data.dtype == np.bool_ or _is_bool(other):
         _sub_check(input, other)
-    a, b = operands(input, other)
-    scalars = None if a.ndim or alpha != 1 or alpha is True else scalar_operands(a, b)
-    if scalars is None:
-        res = np.subtract(a, b) if alpha == 1 and alpha is not True else _scaled(a, b, -alpha)
-        out = _make(laid_out(res, a, b) if res.ndim > 1 else res)
-    else:
-        out = _make(scalars[0] - scalars[1])
-    if _zeros_made[0]:
-        zerotensor.total(out, input, other, -alpha)
+    out = None
+    if alpha.__class__ is int and alpha == 1 and input.__class__ is Tensor and not _zeros_made[0]:
+        out = plain_binary.result(input, other, np.subtract, _operator.sub)
+    if out is None:
+        a, b = operands(input, other)
+        scalars = None if a.ndim or alpha != 1 or alpha is True else scalar_operands(a, b)
+        if scalars is None:
+            res = np.subtract(a, b) if alpha == 1 and alpha is not True else _scaled(a, b, -alpha)
+            out = _make(laid_out(res, a, b) if res.ndim > 1 else res)
+        else:
+            out = _make(scalars[0] - scalars[1])
+        if _zeros_made[0]:
+            zerotensor.total(out, input, other, -alpha)
     if _grad_enabled[0] and (input._requires_grad or other.__class__ is Tensor and other._requires_grad) \
             or _recording(input, other):
         node = SubBackward0()
@@ -228,15 +241,17 @@ def rsub(input, other, alpha=1):
 
 
 def mul(input, other):
-    a, b = operands(input, other)
-    scalars = None if a.ndim else scalar_operands(a, b)
-    if scalars is None:
-        res = np.multiply(a, b)
-        out = _make(laid_out(res, a, b) if res.ndim > 1 else res)
-    else:
-        out = _make(scalars[0] * scalars[1])
-    if _zeros_made[0]:
-        zerotensor.product(out, input, other)
+    out = plain_binary.result(input, other, np.multiply, _operator.mul) if input.__class__ is Tensor and not _zeros_made[0] else None
+    if out is None:
+        a, b = operands(input, other)
+        scalars = None if a.ndim else scalar_operands(a, b)
+        if scalars is None:
+            res = np.multiply(a, b)
+            out = _make(laid_out(res, a, b) if res.ndim > 1 else res)
+        else:
+            out = _make(scalars[0] * scalars[1])
+        if _zeros_made[0]:
+            zerotensor.product(out, input, other)
     if _grad_enabled[0] and (input._requires_grad or other.__class__ is Tensor and other._requires_grad) \
             or _recording(input, other):
         node = MulBackward0()
@@ -341,81 +356,6 @@ def div(input, other, rounding_mode=None):
         record(out, node, (input, other))
         if node._next_functions[1][0] is not None:  # self is read by other's gradient alone
             node.save(self=input)
-    return out
-
-
-# ---------------------------------------------------------------------------- copies and casts
-class CloneBackward0(Node):
-    element_wise = True
-    def backward(self, grad):
-        return grad
-
-
-class ToCopyBackward0(Node):
-    def jvp(self, tangents, inputs, result):
-        return to_dtype(tangents[0], result._data.dtype) if result._data.dtype.kind in "fc" else None
-
-    def backward(self, grad):
-        meta = self._input_meta
-        if meta is not None and meta[0] is not None and meta[0][1] != grad._data.dtype and meta[0][1].kind == "f":
-            # _to_copy_backward casts first; the engine then sums to the input's shape if it changed
-            # (SumBackward0 over ToCopyBackward0 under create_graph)
-            return to_dtype(grad, meta[0][1])
-        return grad
-
-
-def clone(input, memory_format=None):
-    d = input._data
-    out = _make(d.copy() if d.flags.c_contiguous else preserve_layout(d, d.dtype))
-    if grad_on(input):
-        record(out, CloneBackward0(), (input,))
-    return out
-
-
-def preserve_layout(d, np_dtype):
-    """A copy of the array ``d`` as ``np_dtype`` laid out as PyTorch's ``memory_format=preserve``."""
-    out = empty_preserving(d, np_dtype)
-    out[...] = d
-    return out
-
-
-def empty_preserving(d, np_dtype):
-    """An empty array of ``d``'s shape laid out as PyTorch lays out a new tensor like ``d``
-    (``empty_like``, an elementwise op's output): dense strides are kept; otherwise
-    ``infer_dense_strides`` orders the dims as ``d``'s strides do (ties, and stride-0 dims, keep
-    the contiguous order)."""
-    from .inplace import _dense
-    if d.flags.c_contiguous:
-        return np.empty(d.shape, np_dtype)
-    if _dense(d):
-        return np.empty_like(d, dtype=np_dtype)  # NumPy's K order keeps a dense layout
-    strides, sizes = d.strides, d.shape
-    perm = list(range(d.ndim - 1, -1, -1))  # innermost first
-    for i in range(1, d.ndim):  # PyTorch's insertion sort, stopping at an ambiguous pair
-        d1 = i
-        for d0 in range(i - 1, -1, -1):
-            a, b = perm[d0], perm[d1]
-            sa, sb = strides[a], strides[b]
-            swap = 0 if sa == 0 or sb == 0 else (-1 if sa < sb else 1 if sa > sb or sizes[a] > sizes[b] else 0)
-            if swap > 0:
-                perm[d0], perm[d1] = b, a
-                d1 = d0
-            elif swap < 0:
-                break
-    outer = perm[::-1]
-    return np.transpose(np.empty(tuple(sizes[k] for k in outer), np_dtype), np.argsort(outer))
-
-
-def to_dtype(input, np_dtype):
-    if input._data.dtype == np_dtype:
-        return input
-    d = input._data
-    if d.flags.c_contiguous:
-        out = _make(d.astype(np_dtype))
-    else:
-        out = _make(preserve_layout(d, np_dtype))
-    if grad_on(input) and out._data.dtype.kind == "f":
-        record(out, ToCopyBackward0(), (input,))
     return out
 
 

@@ -9,6 +9,7 @@ from . import zerotensor
 from .pointwise import add_scalar, empty_preserving, mul_scalar, preserve_layout
 
 _ndarray = np.ndarray
+_F64 = np.dtype(np.float64)
 _grad_enabled = grad_mode._state
 _inference = grad_mode._inference
 _fw_levels = forward_mode.levels
@@ -33,7 +34,10 @@ def _unary(input, fn, node_cls, saves=None, floating=True):
         out._version_counter = [0]
     if input._requires_grad and _grad_enabled[0]:
         node = node_cls()
-        edge = None if _fw_levels or default_hooks else _plain_edge(input, out._data)
+        # Not for an integer tensor given history in place: record raises for it (a floating op's
+        # result has a float dtype, so only the others look)
+        edge = None if _fw_levels or default_hooks or not floating and out._data.dtype.kind not in "fc" \
+            else _plain_edge(input, out._data)
         if edge is None:
             if saves == "self":
                 node.save_one("self", input)
@@ -285,7 +289,9 @@ def abs(input):
 
 
 def exp(input):
-    return _unary(input, _fp.exp, ExpBackward0, "result")
+    # float64 needs none of _fp.exp's rounding (its dtype check costs a call per op)
+    return _unary(input, np.exp if input.__class__ is Tensor and input._data.dtype is _F64 else _fp.exp,
+                  ExpBackward0, "result")
 
 
 def log(input):
