@@ -9,7 +9,8 @@ them in the run's builtins, so ``dir()`` and ``globals()`` do not show them):
 - ``__ag_step__(line)`` before each statement, in loops, ``if``/``try``/``with`` blocks, and the
   functions and classes the code defines (not before docstrings, ``from __future__`` imports,
   ``global`` and ``nonlocal``, which run nothing);
-- ``__ag_loop__(line)`` instead, before a ``for``/``while`` statement: a new run of that loop;
+- ``__ag_loop__(line)`` instead, before a ``for``/``while`` statement: a new run of that loop
+  (both take a second argument, the names the step can change, when ``_binds``/``_enters`` know them);
 - ``for t in __ag_for__(iterable, line)``: a generator that opens the header's step before asking
   for each next item (and after the last, the check that ends the loop), as a line event would;
 - ``while __ag_next__(line) and (test)``: the header's step before each test but the first, and
@@ -116,6 +117,16 @@ def _binds(stmt, module_level=False):
     return tuple(n for part in names for n in part)
 
 
+def _enters(loop):
+    """What a loop's first step (its iterable and first item, or its first test) can change, as
+    ``_binds`` says for a statement: a ``for``'s target names when its iterable calls nothing
+    (``for p in (W1, b1)``), nothing when a ``while``'s test calls nothing, else None."""
+    header = loop.iter if isinstance(loop, ast.For) else loop.test
+    if any(isinstance(n, _RUNS_CODE) for n in ast.walk(header)):
+        return None
+    return _names(loop.target) if isinstance(loop, ast.For) else ()
+
+
 def _first_line(stmt):
     # A decorated def runs its decorators first, from their own lines.
     decorators = getattr(stmt, "decorator_list", None)
@@ -144,9 +155,11 @@ def _add(node, loops, targets, module_level=True):
             continue
         out = []
         for i, stmt in enumerate(stmts):
+            loop = isinstance(stmt, (ast.For, ast.While))
+            names = _enters(stmt) if loop else None  # (before ``_add`` puts calls in its header)
             _add(stmt, loops, targets, inner)
-            if isinstance(stmt, (ast.For, ast.While)):
-                out.append(_statement(_LOOP_CALL, stmt.lineno, stmt))
+            if loop:
+                out.append(_statement(_LOOP_CALL, stmt.lineno, stmt, () if names is None else (names,)))
             elif not _quiet(stmt, i == 0 and field == "body" and isinstance(node, _SCOPES)):
                 names = _binds(stmt, inner)
                 out.append(_statement(_STEP_CALL, _first_line(stmt), stmt, () if names is None else (names,)))
@@ -178,9 +191,9 @@ def calls(recorder):
         except Exception as exc:
             recorder.fail(exc)
 
-    def loop(line):
+    def loop(line, names=None):
         try:
-            line_event(getframe(1), line, ENTER)
+            line_event(getframe(1), line, ENTER, names)
         except Exception as exc:
             recorder.fail(exc)
 

@@ -42,6 +42,7 @@ import builtins
 import os
 import sys
 import weakref
+from types import MappingProxyType
 
 from . import step_hooks, timeline_export
 from .step_hooks import ENTER, NEXT
@@ -55,13 +56,33 @@ NODE_LIMIT = 20000  # node rows kept
 _GRAD_API = os.path.join("autograd", "api.py")
 
 
+# A step's delta holds these shared empties for what it did not change (most steps change one
+# or two of its four fields): each container a run keeps is one more for the garbage collector to
+# count and walk, and a step of W2 kept six. A delta's other containers are its own.
+_NO_NODES = ()
+_NO_MAP = MappingProxyType({})
+
+
 def _merge(into, delta):
-    """Folds ``delta`` (later) into ``into`` (earlier): later values win, node lists add up."""
-    into["nodes"].extend(delta["nodes"])
+    """Folds ``delta`` (later) into ``into`` (earlier): later values win, node lists add up.
+    ``into``'s own containers grow in place (folding a long loop stays linear), a shared empty
+    is replaced by a copy."""
+    if delta["nodes"]:
+        if into["nodes"] is _NO_NODES:
+            into["nodes"] = list(delta["nodes"])
+        else:
+            into["nodes"].extend(delta["nodes"])
     for key in ("vars", "grads"):
-        into[key].update(delta[key])
-    for nid, states in delta["saved"].items():
-        into["saved"].setdefault(nid, {}).update(states)
+        if delta[key]:
+            if into[key] is _NO_MAP:
+                into[key] = dict(delta[key])
+            else:
+                into[key].update(delta[key])
+    if delta["saved"]:
+        if into["saved"] is _NO_MAP:
+            into["saved"] = {}
+        for nid, states in delta["saved"].items():
+            into["saved"].setdefault(nid, {}).update(states)
     into["elided_steps"] = into.get("elided_steps", 0) + delta.get("elided_steps", 0)
 
 
@@ -116,6 +137,7 @@ class Timeline(LoopGroups):
         self.total = 0  # executed steps
         self.current = None  # the open step: {"step", "line", "kind", ...}
         self.new_nodes = []
+        self._work = _empty()  # the open step's delta as it is filled (see ``_delta``)
         self.node_rows = {}  # id -> row
         self.nodes_dropped = 0
         self.groups = []
@@ -320,13 +342,21 @@ class Timeline(LoopGroups):
             self._store(step)
 
     def _delta(self, check_saved, line, names=None):
-        delta = _empty()
+        work = self._work  # filled, then its non-empty containers move to the step's delta
         if self.new_nodes:
-            self._node_rows(delta)
+            self._node_rows(work)
         if line is None:
             line = self._last_line()
-        if self.state.scan(delta, line, names) or check_saved:
-            delta["saved"] = self.state.saved_changes()
+        saved = _NO_MAP
+        if self.state.scan(work, line, names) or check_saved:
+            saved = self.state.saved_changes() or _NO_MAP
+        delta = {"nodes": _NO_NODES, "vars": _NO_MAP, "grads": _NO_MAP, "saved": saved}
+        if work["nodes"]:
+            delta["nodes"], work["nodes"] = work["nodes"], []
+        if work["vars"]:
+            delta["vars"], work["vars"] = work["vars"], {}
+        if work["grads"]:
+            delta["grads"], work["grads"] = work["grads"], {}
         return delta
 
     def _node_rows(self, delta):
