@@ -11,6 +11,7 @@ import { createEditor } from "../editor/editor.js";
 import { HASH_PREFIX, normalizeOptions } from "./embed_options.js";
 import { GradsPanel } from "../views/grads_panel.js";
 import { GraphView } from "../views/graph_view.js";
+import { MIN_FIT } from "../views/pan_zoom.js";
 import { STRINGS, defaultLanguage } from "../app/i18n.js";
 import { EMBED_STRINGS } from "./i18n_embed.js";
 import { registerOffline } from "../offline/offline.js";
@@ -28,7 +29,6 @@ const STACK_BELOW = 600; // px of frame width: narrower, the graph and gradients
 // The graph canvas, px: its least and most height, collapsed and expanded ("Show a bigger graph").
 const GRAPH_HEIGHT = { collapsed: [120, 360], expanded: [400, 620] };
 const GRAPH_ROOM = 46; // px around the nodes: the fit's legend room and a margin
-const MIN_SCALE = 0.42; // as graph_view.js's MIN_FIT: the text stays readable
 
 async function readOptions() {
   const hash = location.hash;
@@ -97,7 +97,7 @@ class Embed {
     let height = least;
     if (layout) {
       const width = this.graph.canvas.clientWidth || document.body.clientWidth;
-      const scale = Math.max(MIN_SCALE, Math.min(1, (width - 16) / layout.width));
+      const scale = Math.max(MIN_FIT, Math.min(1, (width - 16) / layout.width));
       height = Math.round(Math.min(most, Math.max(least, layout.height * scale + GRAPH_ROOM)));
     }
     if (viz.style.getPropertyValue("--graph-h") !== `${height}px`) viz.style.setProperty("--graph-h", `${height}px`);

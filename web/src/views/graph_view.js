@@ -6,11 +6,8 @@
 import { count, fill, h, s, shapeText } from "./dom.js";
 import { curvePath, layoutGraph } from "./graph_layout.js";
 import { gradientFlow } from "./graph_flow.js";
+import { PanZoom } from "./pan_zoom.js";
 
-const MIN_ZOOM = 0.08;
-const MIN_FIT = 0.42; // fitting never shrinks text below about 5 px
-const MAX_ZOOM = 3;
-const DRAG_THRESHOLD = 4;
 const LEGEND_ROOM = 26; // px kept free under the graph for the legend
 
 export class GraphView {
@@ -39,7 +36,6 @@ export class GraphView {
     this.timeline = null; // {visible: Set, freed: Set} at the timeline's step, or null: the graph as it ends
     this.linked = new Set(); // nodes made by the editor line the cursor is on
     this.flow = null; // the selected node's gradient flow: {up: Set, down: Set}
-    this.view = { k: 1, x: 0, y: 0 };
     this.signature = "";
     this.build();
   }
@@ -70,11 +66,10 @@ export class GraphView {
       h("div", { class: "graph-body" }, this.canvas, this.details),
     );
     this.fillLegend();
-    this.wirePanZoom();
+    this.wireSelection();
     // The details panel opening or the window resizing changes the canvas: refit, unless
     // the learner has panned or zoomed by hand.
-    this.userMoved = false;
-    new ResizeObserver(() => { if (!this.userMoved) this.fit(); }).observe(this.canvas);
+    new ResizeObserver(() => { if (!this.panZoom.userMoved) this.fit(); }).observe(this.canvas);
   }
 
   defs() {
@@ -343,85 +338,26 @@ export class GraphView {
     if (this.graph) this.applyStates();
   }
 
-  // ---- pan and zoom ---------------------------------------------------------
-
-  applyView() {
-    const { k, x, y } = this.view;
-    this.viewport.setAttribute("transform", `translate(${x},${y}) scale(${k})`);
-  }
+  // ---- pan and zoom (pan_zoom.js) ------------------------------------------
 
   fit() {
     if (!this.layout) return;
-    const box = this.canvas.getBoundingClientRect();
-    const width = box.width || 600;
     // The legend wraps onto a second line on a phone: keep the graph clear of all of it.
-    const height = Math.max(80, (box.height || 400) - Math.max(LEGEND_ROOM, this.legend.offsetHeight + 14));
-    // Never smaller than readable: a graph that does not fit shows its output end (the root,
-    // where backward starts), centred, and the rest is a pan or a zoom away.
-    const k = Math.max(MIN_FIT, Math.min(1.15, width / this.layout.width, height / this.layout.height));
-    const w = this.layout.width * k;
-    const hgt = this.layout.height * k;
-    if (w <= width && hgt <= height) {
-      this.view = { k, x: (width - w) / 2, y: (height - hgt) / 2 };
-    } else {
-      const focus = this.layout.nodes.reduce((low, n) => (n.y > low.y ? n : low));
-      this.view = {
-        k,
-        x: w <= width ? (width - w) / 2 : width / 2 - focus.x * k,
-        y: hgt <= height ? (height - hgt) / 2 : height - (focus.y + focus.height / 2 + 16) * k,
-      };
-    }
-    this.userMoved = false;
-    this.applyView();
+    this.panZoom.fit(this.layout, Math.max(LEGEND_ROOM, this.legend.offsetHeight + 14));
   }
 
-  zoomBy(factor, at) {
-    const box = this.canvas.getBoundingClientRect();
-    const cx = at ? at.x : box.width / 2;
-    const cy = at ? at.y : box.height / 2;
-    const k = Math.min(MAX_ZOOM, Math.max(MIN_ZOOM, this.view.k * factor));
-    const ratio = k / this.view.k;
-    this.view = { k, x: cx - (cx - this.view.x) * ratio, y: cy - (cy - this.view.y) * ratio };
-    this.userMoved = true;
-    this.applyView();
+  zoomBy(factor) {
+    this.panZoom.zoomBy(factor);
   }
 
-  wirePanZoom() {
-    this.svg.addEventListener("wheel", (event) => {
-      event.preventDefault();
-      const box = this.canvas.getBoundingClientRect();
-      this.zoomBy(Math.exp(-event.deltaY * 0.0015), { x: event.clientX - box.left, y: event.clientY - box.top });
-    }, { passive: false });
-    let drag = null;
-    this.svg.addEventListener("pointerdown", (event) => {
-      if (event.button !== 0) return;
-      drag = { x: event.clientX, y: event.clientY, vx: this.view.x, vy: this.view.y, moved: false, id: event.pointerId };
+  wireSelection() {
+    this.panZoom = new PanZoom({
+      svg: this.svg, canvas: this.canvas, viewport: this.viewport,
+      onTap: (event) => {
+        const node = event.target.closest && event.target.closest("g.node");
+        this.select(node ? node.dataset.id : null);
+      },
     });
-    this.svg.addEventListener("pointermove", (event) => {
-      if (!drag) return;
-      const dx = event.clientX - drag.x;
-      const dy = event.clientY - drag.y;
-      if (!drag.moved && Math.hypot(dx, dy) < DRAG_THRESHOLD) return;
-      if (!drag.moved) {
-        drag.moved = true;
-        this.svg.setPointerCapture(drag.id);
-        this.canvas.classList.add("panning");
-      }
-      this.view = { ...this.view, x: drag.vx + dx, y: drag.vy + dy };
-      this.userMoved = true;
-      this.applyView();
-    });
-    const end = (event) => {
-      if (!drag) return;
-      const moved = drag.moved;
-      drag = null;
-      this.canvas.classList.remove("panning");
-      if (moved || event.type === "pointercancel") return;
-      const node = event.target.closest && event.target.closest("g.node");
-      this.select(node ? node.dataset.id : null);
-    };
-    this.svg.addEventListener("pointerup", end);
-    this.svg.addEventListener("pointercancel", end);
     this.svg.addEventListener("keydown", (event) => {
       const node = event.target.closest && event.target.closest("g.node");
       if (node && (event.key === "Enter" || event.key === " ")) {
