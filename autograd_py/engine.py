@@ -8,7 +8,7 @@ import itertools
 import sys
 from typing import NamedTuple
 
-from . import forward_mode, grad_mode, numpy_backward
+from . import forward_mode, grad_mode, graph_plan, numpy_backward
 from .hooks import run_post_hooks, run_pre_hooks, run_tensor_pre_hooks
 from .node import AccumulateGrad, GraphRoot
 from .saved_tensor import ever_packed
@@ -83,44 +83,6 @@ def gradient_edge(t):
     return (t._get_accumulator(), 0)
 
 
-def _collect(root, want_order=False):
-    """Counts incoming edges per node; also returns the nodes in discovery order if asked."""
-    deps = {}
-    order = [root] if want_order else None
-    stack = [root]
-    while stack:
-        for nxt, _ in stack.pop()._next_functions:
-            if nxt is None:
-                continue
-            if nxt in deps:
-                deps[nxt] += 1
-            else:  # first sight: the root is never an edge target, so deps doubles as "seen"
-                deps[nxt] = 1
-                stack.append(nxt)
-                if want_order:
-                    order.append(nxt)
-    return deps, order
-
-
-def _needed(order, targets):
-    """Nodes on some path to a target node: only those run when ``inputs`` narrows the pass."""
-    needed = set(targets)
-    # Discovery order lists parents before children along each path, so walking it backwards
-    # until nothing changes reaches a fixed point; graphs are DAGs, so few sweeps are needed.
-    changed = True
-    while changed:
-        changed = False
-        for node in reversed(order):
-            if node in needed:
-                continue
-            for nxt, _ in node._next_functions:
-                if nxt is not None and nxt in needed:
-                    needed.add(node)
-                    changed = True
-                    break
-    return needed
-
-
 NOT_DIFFERENTIABLE_GRAD = ('isDifferentiableType(grad.scalar_type()) INTERNAL ASSERT FAILED at '
                            '"/__w/pytorch/pytorch/torch/csrc/autograd/engine.cpp":998, please report a bug to PyTorch. ')
 
@@ -169,15 +131,13 @@ def run_backward(roots, root_grads, keep_graph, create_graph, inputs=None, accum
         list: with ``accumulate=False``, one gradient (or None) per input.
     """
     root = GraphRoot([gradient_edge(t) for t in roots], root_grads)
-    deps, order = _collect(root, want_order=inputs is not None)
+    targets = None if inputs is None else tuple([gradient_edge(t) for t in inputs])
+    deps, needed = graph_plan.analyse(root, targets, keep_graph)
 
     captures = {}
-    needed = None
     if inputs is not None:
-        targets = [gradient_edge(t) for t in inputs]
         for i, (node, nr) in enumerate(targets):
             captures.setdefault((node, nr), []).append(i)
-        needed = _needed(order, {node for node, _ in targets})
     captured = [None] * (len(inputs) if inputs is not None else 0)
     capture_nodes = {node for node, _ in captures}  # only these can capture: the others skip _capture
 

@@ -1,0 +1,78 @@
+"""A retained graph walked again from the same node to the same inputs reuses its analysis
+(graph_plan), and gives what a fresh analysis gives."""
+import gc
+
+import numpy as np
+
+import autograd_py as T
+from autograd_py import graph_plan
+
+W = np.arange(12.0).reshape(4, 3) / 7
+
+
+def _counting(monkeypatch):
+    walks = []
+    original = graph_plan.collect
+
+    def counting(root, want_order=False):
+        walks.append(type(root).__name__)  # not the root: it would keep the graph alive
+        return original(root, want_order)
+
+    monkeypatch.setattr(graph_plan, "collect", counting)
+    return walks
+
+
+def test_jacobian_rows_reuse_the_walk_from_the_third_row(monkeypatch):
+    walks = _counting(monkeypatch)
+    x = T.tensor([0.3, -0.2, 0.9], dtype=T.float64, requires_grad=True)
+    y = T.tanh(T.tensor(W) @ x)
+    eye = T.eye(4, dtype=T.float64)
+    rows = [T.autograd.grad(y, x, eye[i], retain_graph=True)[0].numpy() for i in range(4)]
+    assert len(walks) == 2  # the first pass, then the second, which keeps its analysis
+    t = np.tanh(W @ x.detach().numpy())
+    np.testing.assert_allclose(np.stack(rows), (1 - t * t)[:, None] * W, rtol=1e-15, atol=1e-15)
+
+
+def test_other_inputs_another_root_or_a_freed_first_node_walk_again(monkeypatch):
+    walks = _counting(monkeypatch)
+    x = T.tensor([0.3, -0.2, 0.9], dtype=T.float64, requires_grad=True)
+    w = T.tensor([1.0, 2.0, 3.0], dtype=T.float64, requires_grad=True)
+    y = (x * w).sin().sum()
+    for _ in range(3):
+        T.autograd.grad(y, x, retain_graph=True)
+    assert len(walks) == 2
+    gx, = T.autograd.grad(y, w, retain_graph=True)  # other inputs
+    assert len(walks) == 3
+    np.testing.assert_array_equal(gx.numpy(), (np.cos(x.detach().numpy() * w.detach().numpy()) *
+                                               x.detach().numpy()))
+    z = y * 2.0
+    T.autograd.grad(z, x, retain_graph=True)  # another root node
+    assert len(walks) == 4
+    del y, z
+    gc.collect()
+    assert graph_plan._plan[0] is None
+
+
+def test_a_node_with_other_edges_than_the_plan_kept_is_walked_again(monkeypatch):
+    walks = _counting(monkeypatch)
+    x = T.tensor([0.3, -0.2], dtype=T.float64, requires_grad=True)
+    y = (x * 3.0).exp().sum()
+    for _ in range(3):
+        T.autograd.grad(y, x, retain_graph=True)
+    assert len(walks) == 2
+    mul = y.grad_fn.next_functions[0][0].next_functions[0][0]
+    mul._next_functions = ((None, 0), (None, 0))  # what no op does after recording: a changed edge
+    g, = T.autograd.grad(y, x, retain_graph=True, allow_unused=True)
+    assert len(walks) == 3 and g is None
+
+
+def test_the_plan_holds_the_graph_no_longer_than_its_first_node():
+    x = T.tensor([0.3, -0.2], dtype=T.float64, requires_grad=True)
+    y = (x * 3.0).exp().sum()
+    for _ in range(3):
+        T.autograd.grad(y, x, retain_graph=True)
+    plan = graph_plan._plan[0]
+    assert plan is not None and plan.first() is y.grad_fn and plan.deps is not None
+    del y
+    gc.collect()
+    assert graph_plan._plan[0] is None
