@@ -133,6 +133,7 @@ class Timeline(LoopGroups):
         self.targets = {}
         self._names = None  # of the open step, if only they can have changed
         self._names_frame = None  # the frame whose statement opened that step
+        self.closed = 0  # the number of the last step closed
         self.steps = []  # stored steps
         self.total = 0  # executed steps
         self.current = None  # the open step: {"step", "line", "kind", ...}
@@ -224,8 +225,6 @@ class Timeline(LoopGroups):
         if kind == ENTER and same_loop:  # the loop again, its last run not left by another line
             self._exit_loop()
         self.total += 1
-        for entry in active:
-            entry["steps"] += 1
         if kind == ENTER or kind == NEXT and not same_loop:
             self._enter_loop(frame, line)
         elif kind == NEXT:
@@ -264,8 +263,6 @@ class Timeline(LoopGroups):
             if frame is not None and self.active and self.active[-1]["frame"] is not frame:
                 self._leave_returned(frame)
             self.total += 1
-            for entry in self.active:
-                entry["steps"] += 1
             self.current = {"step": self.total, "line": line, "kind": _pass_kind(), "pass": recorder.passes}
             if self.active:
                 self.current["group"] = self.active[-1]["row"]["id"]
@@ -331,11 +328,7 @@ class Timeline(LoopGroups):
                     _merge(self.steps[-1]["delta"], delta)
             return
         step["delta"] = delta
-        for entry in self.active:
-            entry["row"]["last_step"] = step["step"]
-            shown = entry["row"]["shown"]
-            if shown and shown[-1][0] == entry["row"]["iterations"]:
-                shown[-1][2] = step["step"]
+        self.closed = step["step"]  # the open loops' rows take it as they move on (``timeline_loops``)
         if self.held is not None:
             self.held["iters"][-1][0].append(step)
         else:

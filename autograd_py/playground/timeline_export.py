@@ -26,8 +26,8 @@ def export(timeline, final_graph=None):
     rename = timeline.node_id.renames()
     table = _Table(rename)
     steps = []
-    lines = {}
-    preview, tensor = table.preview, table.tensor
+    marks = {}  # line -> [nodes made, passes started]
+    preview, tensor, tensor_at = table.preview, table.tensor, table._tensor_at
     for s in timeline.steps:
         d = s["delta"]
         row = s.copy()
@@ -40,15 +40,20 @@ def export(timeline, final_graph=None):
             row["saved"] = saved
         if grads:
             row["grads"] = {tid: preview(g) for tid, g in grads.items()}
-        if names:
-            row["vars"] = {name: tensor(v) for name, v in names.items()}
+        if names:  # (most summaries were met before: their index, without a call)
+            row["vars"] = {name: tensor_at[id(v)] if v is not None and id(v) in tensor_at else tensor(v)
+                           for name, v in names.items()}
         if rename and (nodes or saved):
             row.update(_renamed(row, rename))
         steps.append(row)
-        if s["line"] is not None:
-            mark = lines.setdefault(str(s["line"]), {"nodes": 0, "backward": 0})
-            mark["nodes"] += len(d["nodes"])
-            mark["backward"] += s["kind"] != "line"
+        line = s["line"]
+        if line is not None:
+            mark = marks.get(line)
+            if mark is None:
+                mark = marks[line] = [0, 0]
+            mark[0] += len(nodes)
+            mark[1] += s["kind"] != "line"
+    lines = {str(line): {"nodes": n, "backward": b} for line, (n, b) in marks.items()}
     nodes = [{k: v for k, v in r.items() if k[0] != "_"} for r in timeline.node_rows.values()]
     if rename:
         for r in nodes:

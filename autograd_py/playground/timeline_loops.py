@@ -39,12 +39,21 @@ class LoopGroups:
             self.held["iters"][-1][1].append(row)
         else:
             self.groups.append(row)
-        self.active.append({"frame": frame, "line": line, "end": row["end"], "row": row, "steps": 1, "first": True})
+        self.active.append({"frame": frame, "line": line, "end": row["end"], "row": row, "first": True})
+
+    def _settle(self, row):
+        """Brings ``row``'s ``last_step`` and its iteration's last step up to the last step closed:
+        done as an iteration or the loop ends, not at every step (every step closed while a loop
+        runs is its, and its iteration's, last one so far)."""
+        row["last_step"] = max(row["last_step"], self.closed)
+        shown = row["shown"]
+        if shown and shown[-1][0] == row["iterations"]:
+            shown[-1][2] = max(shown[-1][2], self.closed)
 
     def _next_iteration(self, entry):
         row = entry["row"]
+        self._settle(row)
         row["iterations"] += 1
-        entry["steps"] = 1
         row["shown"].append([row["iterations"], self.total, self.total])
         if self.held is None and row["iterations"] > self.keep:
             self.held = {"entry": entry, "iters": []}
@@ -58,6 +67,7 @@ class LoopGroups:
     def _exit_loop(self):
         entry = self.active.pop()
         row = entry["row"]
+        self._settle(row)
         if row["iterations"] > 1 and entry.get("exhausted"):
             row["iterations"] -= 1  # that header step was the check that ended the loop
             row["shown"].pop()

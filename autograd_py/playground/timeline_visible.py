@@ -39,18 +39,32 @@ def visibility(timeline, final_graph, rename):
         inputs[page(nid)] = [page(n) for n in row["next"] if n is not None]
 
     names, roots, reach = {}, frozenset(), set()
+    holders = {}  # page id of a grad_fn -> how many bound names hold it: the roots are its keys
     opened, ranges = {}, {}
     visits, until = 0, None
     for index, step in enumerate(timeline.steps):
         changed = step["delta"]["vars"]
         if not changed:
             continue
+        moved = False  # whether a grad_fn gained its first holder or lost its last
         for name, summary in changed.items():
-            if summary is None:
-                names.pop(name, None)
-            else:
-                names[name] = summary["grad_fn_id"]
-        now = frozenset(page(fn) for fn in names.values() if fn is not None)
+            old = names.pop(name, None)
+            if old is not None:
+                left = holders[old] - 1
+                if left:
+                    holders[old] = left
+                else:
+                    del holders[old]
+                    moved = True
+            fn = summary["grad_fn_id"] if summary is not None else None
+            if fn is not None:
+                fn = names[name] = page(fn)
+                held = holders.get(fn, 0)
+                holders[fn] = held + 1
+                moved = moved or not held
+        if not moved:  # (``for p in params`` rebinding leaves, ``p -= ...``: the same roots)
+            continue
+        now = frozenset(holders)
         if now == roots:
             continue
         grown = now >= roots
