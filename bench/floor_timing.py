@@ -21,10 +21,14 @@ import numpy as np
 import floors
 import fw_torchlike
 import problems
+import scalar_graph
 import timing
 
 ROWS = {"W1": "W1", "W2": "W2", "W3-loop": "W3", "W3-vec": "W3", "W4": "W4", "W5": "W5"}
 TOLERANCE = 1e-8  # as bench/run.py's check vs NumPy
+# Rows also timed on scalar_graph, the least a graph-recording autograd does: W4's floor records
+# nothing, so this shows how much of autograd_py's ratio any recording of that graph would cost.
+LEAST_GRAPH = ("W4",)
 
 
 def _sides(row, size="full"):
@@ -44,26 +48,37 @@ def check(row, size="full"):
         size (str): ``"full"`` or ``"tiny"`` (``problems.SIZES``).
 
     Returns:
-        dict: ``autograd_py``, ``floor`` (each vs ``problems.reference``) and ``autograd_py_vs_floor``,
-        largest errors relative to the largest magnitude of each expected array.
+        dict: ``autograd_py``, ``floor`` (each vs ``problems.reference``), ``autograd_py_vs_floor``
+        and, for rows of ``LEAST_GRAPH``, ``least_graph`` (vs the reference): largest errors relative
+        to the largest magnitude of each expected array.
     """
     return _checked(row, size)[0]
 
 
 def _checked(row, size="full"):
-    """Runs both sides once (also a warm-up); returns (errors, autograd_py's run, the floor's run)."""
+    """Runs each side once (also a warm-up); returns (errors, {side: run}).
+
+    The sides are autograd_py and the floor, and for rows of ``LEAST_GRAPH`` also the least
+    graph-recording autograd (``scalar_graph``) running the same workload code.
+    """
     reference, (ag_run, ag_np), (fl_run, fl_np) = _sides(row, size)
     got_ag, got_fl = ag_np(ag_run()), fl_np(fl_run())
     errors = {"autograd_py": problems.max_error(got_ag, reference), "floor": problems.max_error(got_fl, reference),
               "autograd_py_vs_floor": problems.max_error(got_ag, got_fl)}
-    return errors, ag_run, fl_run
+    runs = {"autograd_py": ag_run, "floor": fl_run}
+    if row in LEAST_GRAPH:
+        lg_run, lg_np = fw_torchlike.WORKLOADS[row](scalar_graph, problems.make_data(ROWS[row], size))
+        errors["least_graph"] = problems.max_error(lg_np(lg_run()), reference)
+        runs["least_graph"] = lg_run
+    return errors, runs
 
 
 def measure(row, repeats=21, min_time=0.1):
-    """Checks, then times autograd_py and its floor on one workload, batches taking turns.
+    """Checks, then times autograd_py and its floor (and the least graph, see ``LEAST_GRAPH``) on one
+    workload, batches taking turns.
 
     Each side gets a warm-up and a batch size lasting about ``min_time`` seconds; then ``repeats``
-    rounds of one batch each, the order alternating, so a busy spell hits both alike.
+    rounds of one batch each, the order turning round by round, so a busy spell hits all alike.
 
     Args:
         row (str): a key of ``ROWS``.
@@ -71,23 +86,28 @@ def measure(row, repeats=21, min_time=0.1):
         min_time (float): seconds per batch.
 
     Returns:
-        dict: per side (``autograd_py``, ``floor``) the median, min and max seconds per call, calls
-        per batch and the garbage collector's share; ``ratio`` (of the medians), ``ratio_best`` (of
-        the fastest batches: on a busy machine, the least disturbed), ``pair_ratios`` (round by
-        round), ``errors`` (see :func:`check`) and ``ok`` (all errors within tolerance).
+        dict: per side (``autograd_py``, ``floor``, maybe ``least_graph``) the median, min and max
+        seconds per call, calls per batch and the garbage collector's share; ``ratio`` (of the
+        medians, autograd_py over the floor), ``ratio_best`` (of the fastest batches: on a busy
+        machine, the least disturbed), ``pair_ratios`` (round by round), ``least_graph_ratio`` (its
+        median over the floor's, when timed), ``errors`` (see :func:`check`) and ``ok`` (all errors
+        within tolerance).
     """
-    errors, ag_run, fl_run = _checked(row)
-    runs = {"autograd_py": ag_run, "floor": fl_run}
+    errors, runs = _checked(row)
+    names = list(runs)
     calls = {name: timing.calls_per_batch(fn, min_time) for name, fn in runs.items()}
     batches = {name: [] for name in runs}
     for r in range(repeats):
-        for name in (("autograd_py", "floor") if r % 2 == 0 else ("floor", "autograd_py")):
+        for name in names[r % len(names):] + names[:r % len(names)]:  # each side first in turn
             batches[name].append(timing.time_batch(runs[name], calls[name]))
     result = {name: timing.summarize(batches[name], calls[name]) for name in runs}
     pairs = [(a / calls["autograd_py"]) / (f / calls["floor"])
              for (a, _), (f, _) in zip(batches["autograd_py"], batches["floor"])]
+    extra = {}
+    if "least_graph" in result:
+        extra["least_graph_ratio"] = result["least_graph"]["median"] / result["floor"]["median"]
     return {"row": row, **result, "ratio": result["autograd_py"]["median"] / result["floor"]["median"],
-            "ratio_best": result["autograd_py"]["min"] / result["floor"]["min"],
+            "ratio_best": result["autograd_py"]["min"] / result["floor"]["min"], **extra,
             "pair_ratios": pairs, "errors": errors, "ok": max(errors.values()) <= TOLERANCE,
             "python": sys.version.split()[0], "numpy": np.__version__}
 

@@ -18,7 +18,10 @@ sys.path[:0] = [str(ROOT / "bench"), str(ROOT)]
 import floor_timing  # noqa: E402
 import floors  # noqa: E402
 import problems  # noqa: E402
+import scalar_graph  # noqa: E402
 import web_workloads  # noqa: E402
+
+import autograd_py  # noqa: E402
 
 TIMED_SIZE = ("W1", "W3-loop", "W4", "W5")  # fast enough at full size; W2 and W3-vec reuse the references
 
@@ -58,6 +61,30 @@ def test_measure_times_both_sides_and_checks_them():
     assert len(result["pair_ratios"]) == 2
 
 
+def test_the_least_graph_differentiates_as_autograd_py_does():
+    """scalar_graph (the least a recording autograd does) must compute W4's gradients, not less."""
+    for T in (scalar_graph, autograd_py):
+        a = T.tensor(0.5, dtype=T.float64, requires_grad=True)
+        b = T.tensor(-1.25, dtype=T.float64, requires_grad=True)
+        y = ((a * b + 2.0).tanh() - 0.3) ** 2 / 4 + a * a  # a used three times: its gradients add
+        y.backward()
+        if T is scalar_graph:
+            got = (y.item(), a.grad.item(), b.grad.item())
+        else:
+            want = (y.item(), a.grad.item(), b.grad.item())
+    np.testing.assert_allclose(got, want, rtol=1e-14)
+
+
+@pytest.mark.parametrize("size", ["tiny", "full"])
+def test_w4_is_also_checked_and_timed_on_the_least_graph(size):
+    assert floor_timing.check("W4", size)["least_graph"] <= floor_timing.TOLERANCE
+    result = floor_timing.measure("W4", repeats=3, min_time=0.001) if size == "tiny" else None
+    if result is not None:
+        assert result["ok"] and result["least_graph"]["median"] > 0
+        assert result["least_graph_ratio"] == pytest.approx(result["least_graph"]["median"] / result["floor"]["median"])
+        assert "least_graph" not in floor_timing.measure("W5", repeats=2, min_time=0.001)
+
+
 def test_profile_lists_autograd_py_functions_by_own_time():
     prof = floor_timing.profile("W5", calls=2, top=5)
     own = [e["tottime_ms"] for e in prof["entries"]]
@@ -77,3 +104,6 @@ def test_report_marks_targets_and_wrong_results():
     w1, w4 = (line for line in text.splitlines() if line.startswith(("| W1 ", "| W4 ")))
     assert "**4.00×** (3.50×)" in w1 and "≤ 3× missed" in w1 and "ok" in w1
     assert "≤ 6× met" in w4 and "WRONG (5.0e-01)" in w4
+    least = dict(side, least_graph={"median": 0.002}, least_graph_ratio=2.0)
+    text = web_workloads.report({"rows": [{"row": "W4", "pyodide": least}], "environment": env})
+    assert "W4's least graph" in text and "**2.00×** the floor" in text and "autograd_py is 2.00× it" in text
