@@ -22,6 +22,42 @@ def _counting(monkeypatch):
     return walks
 
 
+def test_the_walk_finds_the_nodes_on_a_path_to_an_input():
+    rng = np.random.default_rng(5)
+    leaves = [T.tensor(rng.uniform(-1, 1, 2), requires_grad=True) for _ in range(4)]
+    values = list(leaves)
+    for _ in range(40):  # a random DAG of products and sums, some values used many times
+        a, b = (values[i] for i in rng.integers(0, len(values), 2))
+        values.append(a * b if rng.random() < 0.5 else (a + b).sin())
+    root = sum(values[-6:]).sum()
+    nodes, stack = set(), [root.grad_fn]
+    while stack:
+        n = stack.pop()
+        if n not in nodes:
+            nodes.add(n)
+            stack.extend(m for m, _ in n.next_functions if m is not None)
+    for chosen in ([leaves[0]], leaves[1:3], [values[10], leaves[3]]):
+        targets = {t.grad_fn or t._get_accumulator() for t in chosen}
+
+        def reaches(n):
+            seen, todo = set(), [n]
+            while todo:
+                m = todo.pop()
+                if m in targets:
+                    return True
+                if m not in seen:
+                    seen.add(m)
+                    todo.extend(c for c, _ in m.next_functions if c is not None)
+            return False
+
+        from autograd_py.node import GraphRoot
+        groot = GraphRoot([(root.grad_fn, 0)], [None])
+        deps, order = graph_plan.collect(groot, True)
+        assert set(order) == nodes | {groot} and set(deps) == nodes
+        needed = graph_plan.needed_nodes(order, targets)
+        assert needed - {groot} == {n for n in nodes if reaches(n)}
+
+
 def test_jacobian_rows_reuse_the_walk_from_the_third_row(monkeypatch):
     walks = _counting(monkeypatch)
     x = T.tensor([0.3, -0.2, 0.9], dtype=T.float64, requires_grad=True)
