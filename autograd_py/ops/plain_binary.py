@@ -1,38 +1,76 @@
-"""The common case of ``+``, ``-`` and ``*`` computed without the general operand handling: a
-float64 or float32 tensor of at most one dim with a Python float or a tensor of its dtype and shape.
+"""The common case of ``+``, ``-`` and ``*``, computed and recorded without the general operand
+handling: a float64 or float32 tensor of at most one dim with a Python float or a tensor of its
+dtype and shape, while nothing else watches recording (no forward-mode levels, no saved-tensor hooks).
 
-There is then nothing to promote, broadcast or lay out, and the result is what the general path
-computes: the ufunc on the arrays, or, for 0-dim tensors, the operator on NumPy scalars (IEEE
-arithmetic like the ufunc's; see ``base.scalar_operands``). W1's chain and micrograd-style scalar
-networks are all such ops.
+There is then nothing to promote, broadcast or lay out, and no input metadata for the engine to
+check; the result is what the general path computes: the ufunc on the arrays, or, for 0-dim
+tensors, the operator on NumPy scalars (IEEE arithmetic like the ufunc's; see
+``base.scalar_operands``). W1's chain and micrograd-style scalar networks are all such ops.
 """
 import numpy as np
 
+from .. import forward_mode
 from .._tensor import Tensor, _new
-from ..grad_mode import _inference
+from ..grad_mode import _inference, _state as _grad_enabled
+from ..saved_tensor import SavedTensor, default_hooks
+from .base import _NO_EDGE, _plain_edge, node_recorder
 
 _F64, _F32 = np.dtype(np.float64), np.dtype(np.float32)
 _asarray = np.asarray
+_fw_levels = forward_mode.levels
 
 
-def result(input, other, ufunc, op):
-    """``ufunc(input, other)`` (``op`` on NumPy scalars at 0 dims) as a new Tensor without history,
-    or None when the operands are not plain (the general path then computes it)."""
+def recorded(input, other, ufunc, op, node_cls, product=False):
+    """``ufunc(input, other)`` (``op`` on NumPy scalars at 0 dims) as a new Tensor, recorded as
+    ``node_cls`` if it requires grad (``product``: MulBackward0, which saves each operand for the
+    other's gradient; else alpha 1); None when the general path is needed."""
     a = input._data
     dt = a.dtype
-    if dt is not _F64 and dt is not _F32 or a.ndim > 1 or _inference[0]:
+    if dt is not _F64 and dt is not _F32 or a.ndim > 1 or _inference[0] or _fw_levels or default_hooks:
         return None
     cls = other.__class__
     if cls is float:
-        res = ufunc(a, other) if a.ndim else _asarray(op(a[()], other))
+        b, other_rg = other, False
     elif cls is Tensor:
         b = other._data
         if b.dtype is not dt or b.shape != a.shape:
             return None
-        res = ufunc(a, b) if a.ndim else _asarray(op(a[()], b[()]))
+        if not a.ndim:
+            b = b[()]
+        other_rg = other._requires_grad
     else:
         return None
+    recording = _grad_enabled[0] and (input._requires_grad or other_rg)
+    if recording:  # the edges first: an input that needs the general path's care leaves it all to it
+        if not input._requires_grad:
+            first = _NO_EDGE
+        elif input._grad_fn is not None and input._kept_fn is None and input._fn_shape is None:
+            first = (input._grad_fn, input._output_nr)
+        else:
+            first = _plain_edge(input, a)
+        second = _plain_edge(other, a) if other_rg else _NO_EDGE
+        if first is None or second is None:
+            return None
     out = _new(Tensor)  # _make's body
-    out._data = res
+    out._data = ufunc(a, b) if a.ndim else _asarray(op(a[()], b))
     out._version_counter = [0]
+    if recording:
+        node = node_cls()
+        node._next_functions = (first, second)
+        node._input_meta = None
+        if product:
+            # Each is saved only for the other's gradient, so only when that one has an edge (a view
+            # made under no_grad has none): PyTorch's should_compute_output guard on the save.
+            saved = {}
+            if first[0] is not None:
+                saved["other"] = other if cls is float else SavedTensor(other)
+            if second[0] is not None:
+                saved["self"] = SavedTensor(input)
+            node._vars = saved
+        else:
+            node.alpha = 1
+        out._grad_fn = node
+        out._requires_grad = True
+        if node_recorder[0] is not None:
+            node_recorder[0](node)
     return out

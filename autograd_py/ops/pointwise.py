@@ -181,19 +181,19 @@ def _sub_check(a, b):
 
 
 def add(input, other, alpha=1):
-    out = None
     if alpha.__class__ is int and alpha == 1 and input.__class__ is Tensor and not _zeros_made[0]:
-        out = plain_binary.result(input, other, np.add, _operator.add)
-    if out is None:
-        a, b = operands(input, other)
-        scalars = None if a.ndim or alpha != 1 or alpha is True else scalar_operands(a, b)
-        if scalars is None:
-            res = np.add(a, b) if alpha == 1 and alpha is not True else _scaled(a, b, alpha)
-            out = _make(laid_out(res, a, b) if res.ndim > 1 else res)
-        else:
-            out = _make(scalars[0] + scalars[1])
-        if _zeros_made[0]:
-            zerotensor.total(out, input, other, alpha)
+        out = plain_binary.recorded(input, other, np.add, _operator.add, AddBackward0)
+        if out is not None:
+            return out
+    a, b = operands(input, other)
+    scalars = None if a.ndim or alpha != 1 or alpha is True else scalar_operands(a, b)
+    if scalars is None:
+        res = np.add(a, b) if alpha == 1 and alpha is not True else _scaled(a, b, alpha)
+        out = _make(laid_out(res, a, b) if res.ndim > 1 else res)
+    else:
+        out = _make(scalars[0] + scalars[1])
+    if _zeros_made[0]:
+        zerotensor.total(out, input, other, alpha)
     if _grad_enabled[0] and (input._requires_grad or other.__class__ is Tensor and other._requires_grad) \
             or _recording(input, other):
         node = AddBackward0()
@@ -205,19 +205,19 @@ def add(input, other, alpha=1):
 def sub(input, other, alpha=1):
     if input._data.dtype == np.bool_ or _is_bool(other):
         _sub_check(input, other)
-    out = None
     if alpha.__class__ is int and alpha == 1 and input.__class__ is Tensor and not _zeros_made[0]:
-        out = plain_binary.result(input, other, np.subtract, _operator.sub)
-    if out is None:
-        a, b = operands(input, other)
-        scalars = None if a.ndim or alpha != 1 or alpha is True else scalar_operands(a, b)
-        if scalars is None:
-            res = np.subtract(a, b) if alpha == 1 and alpha is not True else _scaled(a, b, -alpha)
-            out = _make(laid_out(res, a, b) if res.ndim > 1 else res)
-        else:
-            out = _make(scalars[0] - scalars[1])
-        if _zeros_made[0]:
-            zerotensor.total(out, input, other, -alpha)
+        out = plain_binary.recorded(input, other, np.subtract, _operator.sub, SubBackward0)
+        if out is not None:
+            return out
+    a, b = operands(input, other)
+    scalars = None if a.ndim or alpha != 1 or alpha is True else scalar_operands(a, b)
+    if scalars is None:
+        res = np.subtract(a, b) if alpha == 1 and alpha is not True else _scaled(a, b, -alpha)
+        out = _make(laid_out(res, a, b) if res.ndim > 1 else res)
+    else:
+        out = _make(scalars[0] - scalars[1])
+    if _zeros_made[0]:
+        zerotensor.total(out, input, other, -alpha)
     if _grad_enabled[0] and (input._requires_grad or other.__class__ is Tensor and other._requires_grad) \
             or _recording(input, other):
         node = SubBackward0()
@@ -241,17 +241,19 @@ def rsub(input, other, alpha=1):
 
 
 def mul(input, other):
-    out = plain_binary.result(input, other, np.multiply, _operator.mul) if input.__class__ is Tensor and not _zeros_made[0] else None
-    if out is None:
-        a, b = operands(input, other)
-        scalars = None if a.ndim else scalar_operands(a, b)
-        if scalars is None:
-            res = np.multiply(a, b)
-            out = _make(laid_out(res, a, b) if res.ndim > 1 else res)
-        else:
-            out = _make(scalars[0] * scalars[1])
-        if _zeros_made[0]:
-            zerotensor.product(out, input, other)
+    if input.__class__ is Tensor and not _zeros_made[0]:
+        out = plain_binary.recorded(input, other, np.multiply, _operator.mul, MulBackward0, True)
+        if out is not None:
+            return out
+    a, b = operands(input, other)
+    scalars = None if a.ndim else scalar_operands(a, b)
+    if scalars is None:
+        res = np.multiply(a, b)
+        out = _make(laid_out(res, a, b) if res.ndim > 1 else res)
+    else:
+        out = _make(scalars[0] * scalars[1])
+    if _zeros_made[0]:
+        zerotensor.product(out, input, other)
     if _grad_enabled[0] and (input._requires_grad or other.__class__ is Tensor and other._requires_grad) \
             or _recording(input, other):
         node = MulBackward0()
