@@ -135,11 +135,18 @@ def run_backward(roots, root_grads, keep_graph, create_graph, inputs=None, accum
     deps, needed = graph_plan.analyse(root, targets, keep_graph)
 
     captures = {}
-    if inputs is not None:
-        for i, (node, nr) in enumerate(targets):
-            captures.setdefault((node, nr), []).append(i)
-    captured = [None] * (len(inputs) if inputs is not None else 0)
-    capture_nodes = {node for node, _ in captures}  # only these can capture: the others skip _capture
+    capture_nodes = ()  # only these can capture: the others skip _capture
+    if inputs is None:
+        captured = []
+    elif len(targets) == 1:
+        captures = {targets[0]: [0]}
+        capture_nodes = {targets[0][0]}
+        captured = [None]
+    else:
+        for i, edge in enumerate(targets):
+            captures.setdefault(edge, []).append(i)
+        capture_nodes = {node for node, _ in captures}
+        captured = [None] * len(targets)
 
     listener = _listener[0]
     if listener is not None:
@@ -147,8 +154,8 @@ def run_backward(roots, root_grads, keep_graph, create_graph, inputs=None, accum
 
     # The root's buffer holds a real gradient so the loop below runs it like any other node.
     buffers = {root: [root_grads[0]]}
-    ready = [(0.0, 0, root)]
-    tie = 1
+    ready = []
+    tie = 0
     heappop, heappush = heapq.heappop, heapq.heappush
     prev_mode = grad_mode._state[0]
     grad_mode._state[0] = create_graph
@@ -160,8 +167,8 @@ def run_backward(roots, root_grads, keep_graph, create_graph, inputs=None, accum
     prev_task = current_task[0]
     current_task[0] = GraphTask(deps, needed, captures, accumulate)
     # The one node made ready while the heap was empty waits here, which spares a chain of
-    # single-input nodes the heap: nothing else could run before it.
-    alone = None
+    # single-input nodes the heap: nothing else could run before it. The root comes first.
+    alone = root
     try:
         while True:
             if alone is not None:

@@ -21,6 +21,8 @@ _BATCHED = __name__.rsplit(".", 2)[0] + ".batching.batched"
 
 
 def _as_tuple(x):
+    if x.__class__ is Tensor:
+        return (x,)
     if x is None:
         return (None,)
     if isinstance(x, (Tensor, engine.GradientEdge)):
@@ -30,6 +32,10 @@ def _as_tuple(x):
 
 def _make_grads(outputs, grads, allow_none=False):
     """Checks or creates the gradient of each output (ones for scalars), as ``_make_grads`` does."""
+    if len(outputs) == 1 == len(grads) and grads[0].__class__ is Tensor and outputs[0].__class__ is Tensor:
+        out, grad = outputs[0], grads[0]  # the common case, first
+        if grad._data.shape == out._data.shape and grad._data.dtype is out._data.dtype:
+            return [grad]
     result = []
     for i, (out, grad) in enumerate(zip(outputs, grads)):
         if isinstance(grad, Tensor):
