@@ -21,14 +21,14 @@ import numpy as np
 import floors
 import fw_torchlike
 import problems
-import scalar_graph
+import least_graph
 import timing
 
 ROWS = {"W1": "W1", "W2": "W2", "W3-loop": "W3", "W3-vec": "W3", "W4": "W4", "W5": "W5"}
 TOLERANCE = 1e-8  # as bench/run.py's check vs NumPy
-# Rows also timed on scalar_graph, the least a graph-recording autograd does: W4's floor records
+# Rows also timed on least_graph, the least a graph-recording autograd does: a floor records
 # nothing, so this shows how much of autograd_py's ratio any recording of that graph would cost.
-LEAST_GRAPH = ("W4",)
+LEAST_GRAPH = ("W1", "W4")
 
 
 def _sides(row, size="full"):
@@ -59,7 +59,7 @@ def _checked(row, size="full"):
     """Runs each side once (also a warm-up); returns (errors, {side: run}).
 
     The sides are autograd_py and the floor, and for rows of ``LEAST_GRAPH`` also the least
-    graph-recording autograd (``scalar_graph``) running the same workload code.
+    graph-recording autograd (``least_graph``) running the same workload code.
     """
     reference, (ag_run, ag_np), (fl_run, fl_np) = _sides(row, size)
     got_ag, got_fl = ag_np(ag_run()), fl_np(fl_run())
@@ -67,7 +67,7 @@ def _checked(row, size="full"):
               "autograd_py_vs_floor": problems.max_error(got_ag, got_fl)}
     runs = {"autograd_py": ag_run, "floor": fl_run}
     if row in LEAST_GRAPH:
-        lg_run, lg_np = fw_torchlike.WORKLOADS[row](scalar_graph, problems.make_data(ROWS[row], size))
+        lg_run, lg_np = fw_torchlike.WORKLOADS[row](least_graph, problems.make_data(ROWS[row], size))
         errors["least_graph"] = problems.max_error(lg_np(lg_run()), reference)
         runs["least_graph"] = lg_run
     return errors, runs

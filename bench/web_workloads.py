@@ -4,10 +4,10 @@ A bench page served next to the built site starts a module worker that loads Pyo
 from the site's ``pyodide/`` and unpacks the site's ``autograd_py`` wheel, as the playground's
 worker does, but without the playground (no ``Session``, no step hooks): what is timed is the
 library. The worker receives ``fw_torchlike.py``, ``problems.py``, ``floors.py``, ``timing.py``,
-``floor_timing.py`` and ``scalar_graph.py`` from this checkout and runs :func:`floor_timing.measure`
+``floor_timing.py`` and ``least_graph.py`` from this checkout and runs :func:`floor_timing.measure`
 row by row; right after each row, the same module times the same row in a CPython subprocess. The
-ratio reported is autograd_py's median time over its floor's, both taken in the same Python; W4 is
-also timed on ``scalar_graph``, the least a graph-recording autograd does, reported under the table.
+ratio reported is autograd_py's median time over its floor's, both taken in the same Python; W4
+and W1 are also timed on ``least_graph``, the least a graph-recording autograd does (under the table).
 
 The page is served cross-origin isolated (COOP/COEP headers), as the playground runs after its
 isolation reload: ``performance.now()``, hence ``time.perf_counter``, then has a 5 µs grain
@@ -38,7 +38,7 @@ from web_load import CHROMIUM_ARGS, DIST, EXTRA, Handler, serve
 from worker import MALLOC_TOP_PAD
 
 HERE = Path(__file__).resolve().parent
-SOURCES = ("problems.py", "fw_torchlike.py", "floors.py", "timing.py", "floor_timing.py", "scalar_graph.py")
+SOURCES = ("problems.py", "fw_torchlike.py", "floors.py", "timing.py", "floor_timing.py", "least_graph.py")
 LABELS = {"W1": "1000-op chain on 4 elements", "W2": "MLP 64×784→128→10 step",
           "W3-loop": "64×64 Jacobian, 64 VJPs", "W3-vec": "64×64 Jacobian, vectorized",
           "W4": "micrograd MLP, scalars", "W5": "2nd derivative, n=1000"}
@@ -208,8 +208,8 @@ def report(figures):
         if "least_graph_ratio" in r["pyodide"]:
             web, cp = r["pyodide"], r.get("cpython")
             in_cpython = f"; CPython {cp['least_graph_ratio']:.2f}×" if cp and "least_graph_ratio" in cp else ""
-            lines += ["", f"{r['row']}'s least graph (`scalar_graph.py`: the same workload code on a scalar "
-                      "autograd that only records and replays the graph, micrograd's design): "
+            lines += ["", f"{r['row']}'s least graph (`least_graph.py`: the same workload code on an "
+                      "autograd that only records and replays the graph, micrograd's values on a tape): "
                       f"{_ms(web['least_graph']['median'])}, **{web['least_graph_ratio']:.2f}×** the floor in "
                       f"Pyodide{in_cpython}; autograd_py is {web['autograd_py']['median'] / web['least_graph']['median']:.2f}× it."]
     env = figures["environment"]

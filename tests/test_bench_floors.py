@@ -18,7 +18,7 @@ sys.path[:0] = [str(ROOT / "bench"), str(ROOT)]
 import floor_timing  # noqa: E402
 import floors  # noqa: E402
 import problems  # noqa: E402
-import scalar_graph  # noqa: E402
+import least_graph  # noqa: E402
 import web_workloads  # noqa: E402
 
 import autograd_py  # noqa: E402
@@ -62,13 +62,13 @@ def test_measure_times_both_sides_and_checks_them():
 
 
 def test_the_least_graph_differentiates_as_autograd_py_does():
-    """scalar_graph (the least a recording autograd does) must compute W4's gradients, not less."""
-    for T in (scalar_graph, autograd_py):
+    """least_graph (the least a recording autograd does) must compute W4's gradients, not less."""
+    for T in (least_graph, autograd_py):
         a = T.tensor(0.5, dtype=T.float64, requires_grad=True)
         b = T.tensor(-1.25, dtype=T.float64, requires_grad=True)
         y = ((a * b + 2.0).tanh() - 0.3) ** 2 / 4 + a * a  # a used three times: its gradients add
         y.backward()
-        if T is scalar_graph:
+        if T is least_graph:
             got = (y.item(), a.grad.item(), b.grad.item())
         else:
             want = (y.item(), a.grad.item(), b.grad.item())

@@ -16,7 +16,7 @@ the NumPy scalars they are given, so the arithmetic matches the floor's.
 
 Example::
 
-    >>> import scalar_graph as sg
+    >>> import least_graph as sg
     >>> w = sg.tensor(0.5, requires_grad=True)
     >>> y = (w * w + 1.0).tanh()
     >>> y.backward()
@@ -26,18 +26,22 @@ Example::
 import numpy as np
 
 float64 = np.float64
+_tape = []  # the values ops made, in the order made: parents always before their children
 
 
 class Value:
-    """One scalar of the graph: its data, and how it was made (parents with local derivatives)."""
+    """One value of the graph: its data, and how it was made (parents with local derivatives)."""
 
-    __slots__ = ("data", "grad", "_parents", "_partials")
+    __slots__ = ("data", "grad", "_parents", "_partials", "_g")
 
     def __init__(self, data, parents=(), partials=()):
         self.data = data
         self.grad = None
+        self._g = None  # the gradient gathered so far during backward
         self._parents = parents
         self._partials = partials
+        if parents:
+            _tape.append(self)
 
     def __add__(self, other):
         if other.__class__ is Value:
@@ -68,6 +72,9 @@ class Value:
         t = np.tanh(self.data)
         return Value(t, (self,), (1.0 - t * t,))
 
+    def sum(self):
+        return Value(self.data.sum(), (self,), (np.ones_like(self.data),))
+
     def item(self):
         return float(self.data)
 
@@ -79,26 +86,38 @@ class Value:
 
     def backward(self):
         """Sets ``.grad`` (a Value) of every leaf this value depends on, as ``Tensor.backward``."""
-        order, seen, stack = [], {id(self)}, [(self, False)]
-        while stack:  # depth first, without recursion: a node goes in after all its parents
-            node, expanded = stack.pop()
-            if expanded:
-                order.append(node)
-                continue
-            stack.append((node, True))
-            for parent in node._parents:
-                if id(parent) not in seen:
-                    seen.add(id(parent))
-                    stack.append((parent, False))
-        grads = {id(self): 1.0}
-        for node in reversed(order):
-            g = grads.pop(id(node))
-            if not node._parents:
-                node.grad = Value(g if node.grad is None else node.grad.data + g)
-                continue
+        self._g = 1.0
+        leaves = []
+        for node in reversed(_tape):
+            g = node._g
+            if g is None:
+                continue  # made, but not on a path to this value
+            node._g = None
             for parent, partial in zip(node._parents, node._partials):
-                key = id(parent)
-                grads[key] = grads.get(key, 0.0) + g * partial
+                before = parent._g
+                if before is None:
+                    parent._g = g * partial
+                    if not parent._parents:
+                        leaves.append(parent)
+                else:
+                    parent._g = before + g * partial
+        _tape.clear()
+        for leaf in leaves:
+            leaf.grad = Value(leaf._g if leaf.grad is None else leaf.grad.data + leaf._g)
+            leaf._g = None
+
+
+def sin(x):
+    return Value(np.sin(x.data), (x,), (np.cos(x.data),))
+
+
+def tanh(x):
+    return x.tanh()
+
+
+def exp(x):
+    e = np.exp(x.data)
+    return Value(e, (x,), (e,))
 
 
 def tensor(data, dtype=None, requires_grad=False):
