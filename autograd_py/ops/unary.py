@@ -19,7 +19,7 @@ def _unary(input, fn, node_cls, saves=None, floating=True):
     if input.__class__ is not Tensor and not isinstance(input, Tensor):
         return fn(input)  # a formula running on NumPy data (numpy_backward)
     data = input._data
-    if floating and data.dtype.kind != "f":
+    if floating and data.dtype is not _F64 and data.dtype.kind != "f":
         data = float_data(input)
     if data.ndim > 1 and 0 in data.strides and data.size > 1:
         # An expanded input: NumPy would lay the result's stride-0 dims innermost; TensorIterator
@@ -34,10 +34,15 @@ def _unary(input, fn, node_cls, saves=None, floating=True):
         out._version_counter = [0]
     if input._requires_grad and _grad_enabled[0]:
         node = node_cls()
-        # Not for an integer tensor given history in place: record raises for it (a floating op's
-        # result has a float dtype, so only the others look)
-        edge = None if _fw_levels or default_hooks or not floating and out._data.dtype.kind not in "fc" \
-            else _plain_edge(input, out._data)
+        grad_fn = input._grad_fn
+        if _fw_levels or default_hooks or not floating and out._data.dtype.kind not in "fc":
+            # (not for an integer tensor given history in place: record raises for it)
+            edge = None
+        elif grad_fn is not None and input._kept_fn is None and input._fn_shape is None \
+                and input._data.dtype is out._data.dtype:
+            edge = (grad_fn, input._output_nr)  # _plain_edge's common case
+        else:
+            edge = _plain_edge(input, out._data)
         if edge is None:
             if saves == "self":
                 node.save_one("self", input)
