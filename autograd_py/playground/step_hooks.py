@@ -84,6 +84,23 @@ def _names(target):
 _RUNS_CODE = (ast.Call, ast.Await, ast.Yield, ast.YieldFrom, ast.NamedExpr)
 
 
+def _runs_code(node):
+    """Whether expression ``node`` holds a call (or an await, a yield, a walrus). ``ast.walk``'s
+    generators made this check most of ``instrument``'s time."""
+    stack = [node]
+    while stack:
+        node = stack.pop()
+        if isinstance(node, _RUNS_CODE):
+            return True
+        for field in node._fields:
+            value = getattr(node, field, None)
+            if isinstance(value, ast.AST):
+                stack.append(value)
+            elif isinstance(value, list):
+                stack.extend(v for v in value if isinstance(v, ast.AST))
+    return False
+
+
 def _binds(stmt, module_level=False):
     """The names a statement can change if it calls nothing and writes no attribute or item (the
     library's operators and properties make new tensors, they do not change named ones), else None.
@@ -112,7 +129,7 @@ def _binds(stmt, module_level=False):
     else:
         return None
     names = [_names(t) for t in targets]
-    if None in names or any(isinstance(n, _RUNS_CODE) for v in values if v is not None for n in ast.walk(v)):
+    if None in names or any(_runs_code(v) for v in values if v is not None):
         return None
     return tuple(n for part in names for n in part)
 
@@ -122,7 +139,7 @@ def _enters(loop):
     ``_binds`` says for a statement: a ``for``'s target names when its iterable calls nothing
     (``for p in (W1, b1)``), nothing when a ``while``'s test calls nothing, else None."""
     header = loop.iter if isinstance(loop, ast.For) else loop.test
-    if any(isinstance(n, _RUNS_CODE) for n in ast.walk(header)):
+    if _runs_code(header):
         return None
     return _names(loop.target) if isinstance(loop, ast.For) else ()
 

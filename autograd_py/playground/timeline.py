@@ -353,17 +353,19 @@ class Timeline(LoopGroups):
         return delta
 
     def _node_rows(self, delta):
+        node_id, rows, made = self.node_id, self.node_rows, delta["nodes"]
+        info = self.provenance.info  # (``Provenance.of``, without a dict per node)
         for node in self.new_nodes:
-            nid = self.node_id(node)
-            if len(self.node_rows) >= NODE_LIMIT:
+            nid = node_id(node)
+            if len(rows) >= NODE_LIMIT:
                 self.nodes_dropped += 1
                 continue
-            prov = self.provenance.of(node)
-            self.node_rows[nid] = {"id": nid, "name": type(node).__name__, **prov,
-                                   "step": self.total,
-                                   "next": [self.node_id(n) if n is not None else None for n, _ in node.next_functions],
-                                   "_ref": weakref.ref(node), "_cls": type(node)}
-            delta["nodes"].append(nid)
+            known = info.get(id(node))
+            line, order = (known[0], known[1]) if known is not None and known[2]() is node else (None, None)
+            rows[nid] = {"id": nid, "name": type(node).__name__, "line": line, "order": order, "step": self.total,
+                         "next": [node_id(n) if n is not None else None for n, _ in node.next_functions],
+                         "_ref": weakref.ref(node), "_cls": type(node)}
+            made.append(nid)
             if node._vars:
                 self.state.watch(node)
         self.new_nodes = []

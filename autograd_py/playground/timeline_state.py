@@ -49,7 +49,9 @@ def _key(t):
     bytes of small tensors (a write through ``t.data`` bypasses the counter)."""
     d, g = t._data, t._grad
     return (id(t), id(d), t._version_counter[0], d.tobytes() if d.size <= PREVIEW_ELEMENTS else None,
-            t._requires_grad, id(t._grad_fn), None if g is None else _grad_key(g))
+            t._requires_grad, id(t._grad_fn),
+            None if g is None else (id(g), g._version_counter[0], id(gd := g._data),
+                                    gd.tobytes() if gd.size <= PREVIEW_ELEMENTS else None))
 
 
 def _sum(flat):
@@ -67,11 +69,6 @@ def _root(data):
     while isinstance(data.base, np.ndarray):
         data = data.base
     return data
-
-
-def _grad_key(g):
-    d = g._data
-    return id(g), g._version_counter[0], id(d), d.tobytes() if d.size <= PREVIEW_ELEMENTS else None
 
 
 def _kind(name, value):
@@ -163,9 +160,7 @@ class StateWatch:
         self.modules = set()  # names whose parameters were shown (``model`` of ``model.weight``)
         self.var_keys = {}  # tensor name -> key (see ``scan``)
         self.shares = {}  # tensor name -> (its key, id of its memory's root, id of its version counter)
-        self.rows = {}  # id(tensor) -> (key, summary) as last summarised
-        self.values = {}  # id(tensor) -> (key of its data, small(data)) as last summarised
-        self.grads = {}  # id(tensor) -> (key of its .grad, small(.grad)) as last reported
+        self.known = {}  # id(tensor) -> what ``_changed`` last summarised of it
         self.watched = []  # weakrefs to nodes with saved tensors
         self.saved_last = {}
 
@@ -196,7 +191,9 @@ class StateWatch:
                 found += 1
                 d, g = value._data, value._grad  # _key, inline: this loop runs for every name at every step
                 key = (id(value), id(d), value._version_counter[0], d.tobytes() if d.size <= limit else None,
-                       value._requires_grad, id(value._grad_fn), None if g is None else _grad_key(g))
+                       value._requires_grad, id(value._grad_fn),
+                       None if g is None else (id(g), g._version_counter[0], id(gd := g._data),
+                                               gd.tobytes() if gd.size <= limit else None))
                 if var_keys.get(name) != key:
                     moved = self._changed(name, value, key, delta, line) or moved
             elif kind == _MODULE and name[:1] != "_":
@@ -226,17 +223,18 @@ class StateWatch:
 
     def _scan_names(self, delta, line, names):
         moved = False
+        namespace, kinds, var_keys = self.namespace, self.kinds, self.var_keys
         for name in names:
-            value = self.namespace.get(name, _UNBOUND)
-            kind = self.kinds.get(name)
+            value = namespace.get(name, _UNBOUND)
+            kind = kinds.get(name)
             if kind is None or kind[0] is not type(value):
-                kind = self.kinds[name] = (type(value), _kind(name, value))
+                kind = kinds[name] = (type(value), _kind(name, value))
             kind = kind[1]
             if name in self.modules:  # it named a module: its parameters' names may go
                 kind = _MODULE
             if kind == _TENSOR:
                 key = _key(value)
-                old = self.var_keys.get(name)
+                old = var_keys.get(name)
                 if old != key:
                     # The same tensor changed (``p -= 1``, ``p.grad = None``): its other names too.
                     if old is not None and old[0] == key[0] and not self._other_names(name, value, key, delta, line, names):
@@ -244,8 +242,8 @@ class StateWatch:
                     moved = self._changed(name, value, key, delta, line) or moved
             elif kind == _MODULE:
                 return self.scan(delta, line)  # a module's parameters: look at everything
-            elif name in self.var_keys:
-                del self.var_keys[name]
+            elif name in var_keys:
+                del var_keys[name]
                 delta["vars"][name] = None
         return moved
 
@@ -288,31 +286,36 @@ class StateWatch:
         return True
 
     def _changed(self, name, t, key, delta, line):
-        old = self.var_keys.get(name)
+        var_keys = self.var_keys
+        old = var_keys.get(name)
         if old is None and "." in name:
             self.modules.add(name.split(".", 1)[0])
-        self.var_keys[name] = key
-        tid, gkey = id(t), key[6]
-        last = self.grads.get(tid)
-        if (last[0] if last is not None else None) != gkey:  # reported once per tensor, whatever its names
-            last = self.grads[tid] = (gkey, None if gkey is None else small(t._grad._data))
-            delta["grads"][f"t{tid}"] = last[1]
+        var_keys[name] = key
+        tid = key[0]
+        moved = old is not None and old[0] == tid and old[2] != key[2]
         # A tensor summarised before under this or another name is summarised again only for what
-        # changed (``p = w`` costs a lookup).
-        row = self.rows.get(tid)
-        if row is None or row[0] != key:
+        # changed (``p = w`` costs a lookup): [key, summary, data key, small(data), grad key, small(grad)]
+        known = self.known.get(tid)
+        if known is None:
+            known = self.known[tid] = [None, None, None, None, None, None]
             self.tensor_lines.setdefault(tid, line)
-            vkey = key[1:4]
-            value = self.values.get(tid)
-            if value is None or value[0] != vkey:
-                value = self.values[tid] = (vkey, small(t._data))
-            row = self.rows[tid] = (key, summary(t, value[1], None if last is None else last[1], self.node_id))
-        delta["vars"][name] = row[1]
-        if len(self.rows) > 2 * len(self.var_keys) + 64:  # forget tensors no name holds now
-            named = {k[0] for k in self.var_keys.values()}
-            self.rows, self.values, self.grads = ({i: v for i, v in table.items() if i in named}
-                                                  for table in (self.rows, self.values, self.grads))
-        return old is not None and old[0] == tid and old[2] != key[2]
+            if len(self.known) > 2 * len(var_keys) + 64:  # forget tensors no name holds now
+                named = {k[0] for k in var_keys.values()}
+                self.known = {i: v for i, v in self.known.items() if i in named}
+                self.known[tid] = known
+        elif known[0] == key:
+            delta["vars"][name] = known[1]
+            return moved
+        gkey = key[6]
+        if known[4] != gkey:  # reported once per tensor, whatever its names
+            known[4], known[5] = gkey, None if gkey is None else small(t._grad._data)
+            delta["grads"][f"t{tid}"] = known[5]
+        vkey = key[1:4]
+        if known[2] != vkey:
+            known[2], known[3] = vkey, small(t._data)
+        known[0], known[1] = key, summary(t, known[3], known[5], self.node_id)
+        delta["vars"][name] = known[1]
+        return moved
 
     def _unbound(self, delta):
         now = set()
