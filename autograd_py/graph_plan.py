@@ -33,6 +33,40 @@ def collect(root, want_order=False):
     return deps, order
 
 
+def collect_for(root, targets):
+    """``collect`` (with the order) and ``needed_nodes`` for ``targets``, a set of nodes.
+
+    Every node reaches some node without children (the graph is a finite DAG), so when all of
+    those are targets, as when ``inputs`` are the leaves, every node is needed; only otherwise is
+    the needed set worked out.
+    """
+    deps = {}
+    order = [root]
+    stack = [root]
+    ends_elsewhere = False  # a node without children that is no target
+    while stack:
+        node = stack.pop()
+        children = False
+        for nxt, _ in node._next_functions:
+            if nxt is None:
+                continue
+            children = True
+            if nxt in deps:
+                deps[nxt] += 1
+            else:
+                deps[nxt] = 1
+                stack.append(nxt)
+                order.append(nxt)
+        if not children and not ends_elsewhere and node not in targets:
+            ends_elsewhere = True
+    if ends_elsewhere:
+        return deps, order, needed_nodes(order, targets)
+    needed = set(deps)
+    needed.add(root)
+    needed.update(targets)  # as needed_nodes gives it, unreached targets too
+    return deps, order, needed
+
+
 def needed_nodes(order, targets):
     """Nodes on some path to a target node: only those run when ``inputs`` narrows the pass."""
     needed = set(targets)
@@ -112,8 +146,11 @@ def analyse(root, targets, keep_graph):
                 if plan.first_needed:
                     needed.add(first)
             return deps, needed
-        deps, order = collect(root, True)
-        needed = None if targets is None else needed_nodes(order, {node for node, _ in targets})
+        if targets is None:
+            deps, order = collect(root, True)
+            needed = None
+        else:
+            deps, order, needed = collect_for(root, {node for node, _ in targets})
         plan.keep(first, deps, order, needed)
         return deps, needed
     deps, needed = _analysed(root, targets)
@@ -124,5 +161,7 @@ def analyse(root, targets, keep_graph):
 
 
 def _analysed(root, targets):
-    deps, order = collect(root, want_order=targets is not None)
-    return deps, None if targets is None else needed_nodes(order, {node for node, _ in targets})
+    if targets is None:
+        return collect(root)[0], None
+    deps, _, needed = collect_for(root, {node for node, _ in targets})
+    return deps, needed

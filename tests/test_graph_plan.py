@@ -12,13 +12,12 @@ W = np.arange(12.0).reshape(4, 3) / 7
 
 def _counting(monkeypatch):
     walks = []
-    original = graph_plan.collect
+    for name in ("collect", "collect_for"):
+        def counting(root, *args, _original=getattr(graph_plan, name)):
+            walks.append(type(root).__name__)  # not the root: it would keep the graph alive
+            return _original(root, *args)
 
-    def counting(root, want_order=False):
-        walks.append(type(root).__name__)  # not the root: it would keep the graph alive
-        return original(root, want_order)
-
-    monkeypatch.setattr(graph_plan, "collect", counting)
+        monkeypatch.setattr(graph_plan, name, counting)
     return walks
 
 
@@ -36,7 +35,7 @@ def test_the_walk_finds_the_nodes_on_a_path_to_an_input():
         if n not in nodes:
             nodes.add(n)
             stack.extend(m for m, _ in n.next_functions if m is not None)
-    for chosen in ([leaves[0]], leaves[1:3], [values[10], leaves[3]]):
+    for chosen in ([leaves[0]], leaves[1:3], [values[10], leaves[3]], leaves, [values[10]] + leaves):
         targets = {t.grad_fn or t._get_accumulator() for t in chosen}
 
         def reaches(n):
@@ -56,6 +55,7 @@ def test_the_walk_finds_the_nodes_on_a_path_to_an_input():
         assert set(order) == nodes | {groot} and set(deps) == nodes
         needed = graph_plan.needed_nodes(order, targets)
         assert needed - {groot} == {n for n in nodes if reaches(n)}
+        assert graph_plan.collect_for(groot, targets) == (deps, order, needed)
 
 
 def test_jacobian_rows_reuse_the_walk_from_the_third_row(monkeypatch):
