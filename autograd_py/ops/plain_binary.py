@@ -48,7 +48,12 @@ def recorded(input, other, ufunc, op, node_cls, product=False):
             first = (input._grad_fn, input._output_nr)
         else:
             first = _plain_edge(input, a)
-        second = _plain_edge(other, a) if other_rg else _NO_EDGE
+        if not other_rg:
+            second = _NO_EDGE
+        elif other._grad_fn is not None and other._kept_fn is None and other._fn_shape is None:
+            second = (other._grad_fn, other._output_nr)
+        else:
+            second = _plain_edge(other, a)
         if first is None or second is None:
             return None
     out = _new(Tensor)  # _make's body
