@@ -62,6 +62,12 @@ def run(node, grads):
         if out is None:
             return None
         return [g if out is arg else out if out.__class__ is Tensor else _make(out)]
+    if len(out) == 2:  # most nodes with a tuple: a binary op's two gradients
+        a, b = out
+        ra = None if a is None else g if a is arg else a if a.__class__ is Tensor else _make(a)
+        if b is None or b is a:
+            return [ra, None if b is None else ra]
+        return [ra, g if b is arg else b if b.__class__ is Tensor else _make(b)]
     result = []
     for i, o in enumerate(out):
         if o is None:
