@@ -4,6 +4,7 @@ A run with the timeline must print, raise and report errors exactly as one witho
 follow statements, with a loop's header a step before each iteration and before the check that
 ends the loop.
 """
+import ast
 import json
 
 import pytest
@@ -184,3 +185,23 @@ def test_a_run_over_the_budget_rests_and_its_last_step_holds_the_end_state(monke
     rows = {n["id"]: n for n in tl["nodes"]}
     assert rows[last["vars"]["total"]["grad_fn_id"]]["name"] == "SumBackward0"
     assert rows[last["vars"]["total"]["grad_fn_id"]]["line"] == 6
+
+
+def test_what_a_statement_made_of_one_call_or_a_loop_header_can_change():
+    from autograd_py.playground.step_hooks import _around_call, _enters
+
+    def first(src):
+        return ast.parse(src).body[0]
+    # Around a pass that starts inside its one call: the names it binds.
+    assert _around_call(first("loss.backward()")) == ()
+    assert _around_call(first("g, = torch.autograd.grad(y, [x], retain_graph=True)")) == ("g",)
+    for other in ("f(x).backward()", "loss.backward(gradient=v.mul_(2))", "y = loss.backward() or v.mul_(2)",
+                  "a.b = loss.backward()", "x += f(y)", "t = t + 1"):
+        assert _around_call(first(other)) is None, other
+    # A loop's first step: a for's target when its iterable calls nothing, nothing for a while's test.
+    assert _enters(first("for p in (w, b):\n    pass")) == ("p",)
+    assert _enters(first("for i, (a, b) in pairs:\n    pass")) == ("i", "a", "b")
+    assert _enters(first("for p in model.parameters():\n    pass")) is None
+    assert _enters(first("for p.x in ps:\n    pass")) is None
+    assert _enters(first("while k < 3:\n    k += 1")) == ()
+    assert _enters(first("while f(k):\n    pass")) is None

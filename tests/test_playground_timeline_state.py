@@ -145,7 +145,23 @@ def step(t):
     t.grad = None
 with torch.no_grad():
     step(w)
-"""]  # the last: in place, at module level, through a name that others share (p, q, f) or a local
+""", """import torch
+w = torch.ones(2, requires_grad=True)
+v = torch.ones(2)
+loss = (w * 3).sum()
+def noop():
+    return 0
+f = lambda: (loss.backward(retain_graph=True), v.mul_(2), noop())
+f()
+def train():
+    loss.backward(retain_graph=True)
+    v.add_(1)
+    return v
+u = train()
+g = loss.backward()
+"""]  # the fourth: in place, at module level, through a name that others share (p, q, f) or a local;
+# the fifth: passes started by a statement made of one call (the steps around such a pass look at its
+# names only), from a lambda that changes a tensor after the pass, and from a function's statement
 
 
 def _state_at(export, step):
@@ -237,10 +253,10 @@ def _stopped_at(code, step, monkeypatch):
     """A fresh session whose run stopped just before step ``step + 1`` began."""
     line_event = timeline_module.Timeline.line_event
 
-    def stopping(self, frame, line, kind, names=None):
+    def stopping(self, frame, line, kind, *names):
         if self.total == step:
             raise _Stop
-        line_event(self, frame, line, kind, names)
+        line_event(self, frame, line, kind, *names)
 
     with monkeypatch.context() as patch:
         patch.setattr(timeline_module.Timeline, "line_event", stopping)

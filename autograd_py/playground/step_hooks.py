@@ -10,7 +10,8 @@ them in the run's builtins, so ``dir()`` and ``globals()`` do not show them):
   functions and classes the code defines (not before docstrings, ``from __future__`` imports,
   ``global`` and ``nonlocal``, which run nothing);
 - ``__ag_loop__(line)`` instead, before a ``for``/``while`` statement: a new run of that loop
-  (both take a second argument, the names the step can change, when ``_binds``/``_enters`` know them);
+  (both take a second argument, the names the step can change, when ``_binds``/``_enters`` know them,
+  and ``__ag_step__`` a third for a statement made of one call: ``_around_call``'s names);
 - ``for t in __ag_for__(iterable, line)``: a generator that opens the header's step before asking
   for each next item (and after the last, the check that ends the loop), as a line event would;
 - ``while __ag_next__(line) and (test)``: the header's step before each test but the first, and
@@ -134,6 +135,31 @@ def _binds(stmt, module_level=False):
     return tuple(n for part in names for n in part)
 
 
+def _around_call(stmt):
+    """The names a statement made of one call can change apart from what that call does, or None:
+    ``loss.backward()`` -> ``()``, ``g = torch.autograd.grad(y, [x])`` -> ``("g",)``, when the
+    call's function and arguments call nothing themselves.
+
+    The timeline uses it around a backward pass that starts inside that call: before the pass only
+    the call's own (library) code ran, and after it only the rest of that call and the binding, so
+    the steps around the pass look at these names instead of every name."""
+    if isinstance(stmt, ast.Expr):
+        names = ()
+    elif isinstance(stmt, ast.Assign):
+        names = [_names(t) for t in stmt.targets]
+        if None in names:
+            return None
+        names = tuple(n for part in names for n in part)
+    else:
+        return None
+    call = stmt.value
+    if not isinstance(call, ast.Call) or _runs_code(call.func):
+        return None
+    if any(_runs_code(a) for a in call.args) or any(_runs_code(k.value) for k in call.keywords):
+        return None
+    return names
+
+
 def _enters(loop):
     """What a loop's first step (its iterable and first item, or its first test) can change, as
     ``_binds`` says for a statement: a ``for``'s target names when its iterable calls nothing
@@ -178,8 +204,9 @@ def _add(node, loops, targets, module_level=True):
             if loop:
                 out.append(_statement(_LOOP_CALL, stmt.lineno, stmt, () if names is None else (names,)))
             elif not _quiet(stmt, i == 0 and field == "body" and isinstance(node, _SCOPES)):
-                names = _binds(stmt, inner)
-                out.append(_statement(_STEP_CALL, _first_line(stmt), stmt, () if names is None else (names,)))
+                names, around = _binds(stmt, inner), _around_call(stmt)
+                more = (names, around) if around is not None else () if names is None else (names,)
+                out.append(_statement(_STEP_CALL, _first_line(stmt), stmt, more))
             out.append(stmt)
         setattr(node, field, out)
     for part in getattr(node, "handlers", ()) or getattr(node, "cases", ()):  # try/except, match
@@ -202,9 +229,9 @@ def calls(recorder):
     """
     getframe, line_event = sys._getframe, recorder.line_event
 
-    def step(line, names=None):
+    def step(line, names=None, around=None):
         try:
-            line_event(getframe(1), line, STEP, names)
+            line_event(getframe(1), line, STEP, names, around)
         except Exception as exc:
             recorder.fail(exc)
 
@@ -259,7 +286,7 @@ def _iterate(recorder, iterator, line):
 def counting_calls(counter):
     """Functions for ``HOOKS`` that only count statements into ``counter[0]`` (a one-element list):
     a run over the recorder's budget (``Timeline.budget``) costs a call and an addition each."""
-    def step(line, names=None):
+    def step(line, names=None, around=None):
         counter[0] += 1
 
     def for_(iterable, line):
@@ -284,7 +311,7 @@ def _counted(iterator, counter):
 
 def quiet_calls():
     """Functions for ``HOOKS`` that do nothing (after the run: the console may call its functions)."""
-    def step(line, names=None):
+    def step(line, names=None, around=None):
         pass
 
     def for_(iterable, line):

@@ -133,6 +133,8 @@ class Timeline(LoopGroups):
         self.targets = {}
         self._names = None  # of the open step, if only they can have changed
         self._names_frame = None  # the frame whose statement opened that step
+        self._around = None  # of the open step, if it is a statement made of one call
+        self._after_pass = (None, None)  # (names, frame) for the rest of the statement a pass ran in
         self.closed = 0  # the number of the last step closed
         self.steps = []  # stored steps
         self.total = 0  # executed steps
@@ -207,9 +209,10 @@ class Timeline(LoopGroups):
                 return
             self._exit_loop()
 
-    def line_event(self, frame, line, kind, names=None):
+    def line_event(self, frame, line, kind, names=None, around=None):
         """A statement (``STEP``), a loop's start (``ENTER``) or its header again (``NEXT``) at ``line``;
-        ``names``: all that the statement can change, if known (see ``step_hooks``)."""
+        ``names``: all that the statement can change, if known; ``around``: what it can change apart
+        from what its one call does, if it is made of one (see ``step_hooks``)."""
         if self.total >= self.budget:
             self._rest()
             return
@@ -230,7 +233,7 @@ class Timeline(LoopGroups):
         elif kind == NEXT:
             self._next_iteration(top)
             names = self.targets.get(line)
-        self._names, self._names_frame = names, frame
+        self._names, self._names_frame, self._around = names, frame, around
         self.current = {"step": self.total, "line": line, "kind": "line"}
         if active:
             group = active[-1]["row"]
@@ -258,8 +261,17 @@ class Timeline(LoopGroups):
     def _on_pass(self, when, recorder):
         if when == "before":
             line = recorder.where[1] if recorder.where and recorder.where[0] == self.filename else None
-            self._close()
             frame = _user_frame(self.filename)
+            # A pass that starts inside the one call its statement is made of (``loss.backward()``,
+            # run from the statement's own frame, not a lambda's): only that call's library code ran
+            # since the statement began, and after the pass only the rest of it and the binding will
+            # (``step_hooks._around_call``): the steps on both sides look at those names alone.
+            around = self._around
+            if around is None or frame is None or frame is not self._names_frame or self.current is None:
+                around = None
+            self._names = around
+            self._close(frame=frame)
+            self._after_pass = (around, frame)
             if frame is not None and self.active and self.active[-1]["frame"] is not frame:
                 self._leave_returned(frame)
             self.total += 1
@@ -269,6 +281,9 @@ class Timeline(LoopGroups):
                 self.current["iteration"] = self.active[-1]["row"]["iterations"]
         else:
             self._close(after_pass=True)
+            if self._after_pass[0] is not None:  # the rest of the statement: see "before"
+                self._names, self._names_frame = self._after_pass
+        self._around = None
 
     # ---- steps ---------------------------------------------------------------------------
     def _fold(self, step):
