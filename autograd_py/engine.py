@@ -55,8 +55,17 @@ class GraphTask:
         return True
 
 
-# The innermost running pass (a hook may start another backward), or None.
+# The innermost running pass (a hook may start another backward), or None; a pass puts its
+# (deps, needed, captures, accumulate) here, which running_task makes a GraphTask when asked.
 current_task = [None]
+
+
+def running_task():
+    """The innermost running pass's GraphTask (its id is taken when first asked for), or None."""
+    task = current_task[0]
+    if task.__class__ is tuple:
+        task = current_task[0] = GraphTask(*task)
+    return task
 
 
 class GradientEdge(NamedTuple):
@@ -154,8 +163,7 @@ def run_backward(roots, root_grads, keep_graph, create_graph, inputs=None, accum
     if listener is not None:
         listener({"event": "begin", "roots": [id(n) for n, _ in root._next_functions]})
 
-    # The root's buffer holds a real gradient so the loop below runs it like any other node.
-    buffers = {root: [root_grads[0]]}
+    buffers = {}
     ready = []
     tie = 0
     heappop, heappush = heapq.heappop, heapq.heappush
@@ -167,11 +175,34 @@ def run_backward(roots, root_grads, keep_graph, create_graph, inputs=None, accum
     numpy_pass = not create_graph and not batch_ndim[0]
     fw_levels = forward_mode.levels
     prev_task = current_task[0]
-    current_task[0] = GraphTask(deps, needed, captures, accumulate)
+    current_task[0] = (deps, needed, captures, accumulate)  # made a GraphTask when asked (running_task)
     # The one node made ready while the heap was empty waits here, which spares a chain of
-    # single-input nodes the heap: nothing else could run before it. The root comes first.
-    alone = root
+    # single-input nodes the heap: nothing else could run before it.
+    alone = None
     try:
+        # The root hands on its gradients as the loop below hands on a node's (it has no hooks,
+        # formula nor saved values to run or free).
+        for (nxt, nr), g in zip(root._next_functions, root_grads):
+            if needed is not None and nxt not in needed:
+                continue
+            buf = buffers.get(nxt)
+            if buf is None:
+                buffers[nxt] = buf = [None] * nxt.num_outputs
+                buf[nr] = g
+            elif g is not None:
+                buf[nr] = g if buf[nr] is None else _add_grads(buf[nr], g, create_graph)
+            remaining = deps[nxt] - 1
+            deps[nxt] = remaining
+            if remaining == 0:
+                if alone is None and not ready:
+                    alone = nxt
+                    continue
+                if alone is not None:
+                    heappush(ready, (-alone._seq, tie, alone))
+                    tie += 1
+                    alone = None
+                heappush(ready, (-nxt._seq, tie, nxt))
+                tie += 1
         while True:
             if alone is not None:
                 node, alone = alone, None

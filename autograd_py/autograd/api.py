@@ -66,7 +66,8 @@ def _check_roots(outputs):
         # A view without history that requires grad only through its base (made under no_grad, or
         # before the base's requires_grad_()) has no edge to backward into; given requires_grad_()
         # itself, it is a leaf with its own accumulator.
-        if not out._requires_grad or (out.grad_fn is None and out._base is not None and out._rg_from_base):
+        # grad_fn (a property) is read for views only: for any other tensor it just returns _grad_fn
+        if not out._requires_grad or (out._base is not None and out.grad_fn is None and out._rg_from_base):
             raise RuntimeError(f"element {i} of tensors does not require grad and does not have a grad_fn")
 
 

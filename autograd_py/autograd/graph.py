@@ -167,7 +167,7 @@ def _grad_fn_or_accumulator(t):
 
 
 def _current_task():
-    task = engine.current_task[0]
+    task = engine.running_task()
     if task is None:
         raise AssertionError("expected this hook to be called inside a backward call")
     return task
