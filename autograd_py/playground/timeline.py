@@ -218,15 +218,19 @@ class Timeline(LoopGroups):
             return
         self._close(frame=frame)
         active = self.active
-        if active and active[-1]["frame"] is not frame:
-            self._leave_returned(frame)
-        # A line outside a loop run of this frame ends it (after a break, or the loop's end).
-        while active and active[-1]["frame"] is frame and not active[-1]["line"] <= line <= active[-1]["end"]:
-            self._exit_loop()
-        top = active[-1] if active else None
-        same_loop = top is not None and top["frame"] is frame and top["line"] == line
-        if kind == ENTER and same_loop:  # the loop again, its last run not left by another line
-            self._exit_loop()
+        top = same_loop = None
+        if active:
+            top = active[-1]
+            if top["frame"] is not frame:
+                self._leave_returned(frame)
+                top = active[-1] if active else None
+            # A line outside a loop run of this frame ends it (after a break, or the loop's end).
+            while top is not None and top["frame"] is frame and not top["line"] <= line <= top["end"]:
+                self._exit_loop()
+                top = active[-1] if active else None
+            same_loop = top is not None and top["frame"] is frame and top["line"] == line
+            if kind == ENTER and same_loop:  # the loop again, its last run not left by another line
+                self._exit_loop()
         self.total += 1
         if kind == ENTER or kind == NEXT and not same_loop:
             self._enter_loop(frame, line)
@@ -234,11 +238,12 @@ class Timeline(LoopGroups):
             self._next_iteration(top)
             names = self.targets.get(line)
         self._names, self._names_frame, self._around = names, frame, around
-        self.current = {"step": self.total, "line": line, "kind": "line"}
         if active:
-            group = active[-1]["row"]
-            self.current["group"] = group["id"]
-            self.current["iteration"] = group["iterations"]
+            row = active[-1]["row"]
+            self.current = {"step": self.total, "line": line, "kind": "line", "group": row["id"],
+                            "iteration": row["iterations"]}
+        else:
+            self.current = {"step": self.total, "line": line, "kind": "line"}
 
     def exhausted(self, frame, line):
         """The loop at ``line`` ended by its own check (not a break): its last header step was that."""

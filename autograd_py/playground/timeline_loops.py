@@ -45,10 +45,12 @@ class LoopGroups:
         """Brings ``row``'s ``last_step`` and its iteration's last step up to the last step closed:
         done as an iteration or the loop ends, not at every step (every step closed while a loop
         runs is its, and its iteration's, last one so far)."""
-        row["last_step"] = max(row["last_step"], self.closed)
+        closed = self.closed
+        if closed > row["last_step"]:
+            row["last_step"] = closed
         shown = row["shown"]
-        if shown and shown[-1][0] == row["iterations"]:
-            shown[-1][2] = max(shown[-1][2], self.closed)
+        if shown and shown[-1][0] == row["iterations"] and closed > shown[-1][2]:
+            shown[-1][2] = closed
 
     def _next_iteration(self, entry):
         row = entry["row"]
@@ -99,6 +101,10 @@ class LoopGroups:
         elided["steps"] += len(steps)
         elided["to_iteration"] = number
         row["elided"] = elided
-        row["shown"] = [s for s in row["shown"] if s[0] != number]
+        shown = row["shown"]
+        for i in range(len(shown) - 1, -1, -1):  # (near the end: the iterations after it are held)
+            if shown[i][0] == number:
+                del shown[i]
+                break
         for step in steps:
             self._fold(step)

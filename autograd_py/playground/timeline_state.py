@@ -27,21 +27,22 @@ _UNBOUND = object()
 def small(data):
     """A copy small enough to keep per step: all values up to ``PREVIEW_ELEMENTS``, else the first
     ``TRUNCATED_VALUES`` and min/max/mean (floats; only the shape for non-numeric dtypes)."""
-    out = {"shape": list(data.shape)}
+    shape = list(data.shape)
     kind = data.dtype.kind
     if kind not in "fiub":
-        return out
+        return {"shape": shape}
     flat = data.reshape(-1)
+    size = flat.size
     # A float array's tolist gives the float64 values exactly (no float64 copy needed first).
-    if flat.size <= PREVIEW_ELEMENTS:
-        out["values"] = (flat if kind == "f" else flat.astype(np.float64)).tolist()
-    else:  # in the tensor's own dtype: a float64 copy of a large tensor costs more than the rest
-        head = flat[:TRUNCATED_VALUES]
-        out["values"] = (head if kind == "f" else head.astype(np.float64)).tolist()
-        out["truncated"] = True
-        out["min"], out["max"] = float(np.minimum.reduce(flat)), float(np.maximum.reduce(flat))
-        out["mean"] = _sum(flat) / flat.size
-    return out
+    if size <= PREVIEW_ELEMENTS:
+        return {"shape": shape, "values": (flat if kind == "f" else flat.astype(np.float64)).tolist()}
+    # In the tensor's own dtype: a float64 copy of a large tensor costs more than the rest.
+    head = flat[:TRUNCATED_VALUES]
+    return {"shape": shape, "values": (head if kind == "f" else head.astype(np.float64)).tolist(),
+            "truncated": True, "min": float(_MIN(flat)), "max": float(_MAX(flat)), "mean": _sum(flat) / size}
+
+
+_MIN, _MAX = np.minimum.reduce, np.maximum.reduce
 
 
 def _key(t):
@@ -159,7 +160,8 @@ class StateWatch:
         self.type_kinds = {}  # type -> kind: each type is classified once
         self.modules = set()  # names whose parameters were shown (``model`` of ``model.weight``)
         self.var_keys = {}  # tensor name -> key (see ``scan``)
-        self.shares = {}  # tensor name -> (its key, id of its memory's root, id of its version counter)
+        # tensor name -> (id of the tensor, of its memory's root, of its version counter), as ``var_keys``
+        self.memory = {}
         self.known = {}  # id(tensor) -> what ``_changed`` last summarised of it
         self.watched = []  # weakrefs to nodes with saved tensors
         self.saved_last = {}
@@ -244,6 +246,7 @@ class StateWatch:
                 return self.scan(delta, line)  # a module's parameters: look at everything
             elif name in var_keys:
                 del var_keys[name]
+                self.memory.pop(name, None)
                 delta["vars"][name] = None
         return moved
 
@@ -253,36 +256,30 @@ class StateWatch:
         view, ``.data``, ``detach``) or modules' parameters are watched (their names are not in the
         namespace).
 
-        The names the statement does not bind hold what the last look saw (``var_keys``), so their
-        memory roots are looked up once per key, not walked at every such statement."""
+        The names the statement does not bind hold what the last look saw: ``memory`` has their
+        tensors' ids and memory roots, kept as their keys change, so no root is walked here."""
         if self.modules:
             return False
         root, counter = id(_root(t._data)), id(t._version_counter)
-        tid, shares, namespace = key[0], self.shares, self.namespace
-        for other, okey in list(self.var_keys.items()):
+        tid, var_keys, namespace = key[0], self.var_keys, self.namespace
+        same = []
+        for other, (otid, oroot, ocounter) in self.memory.items():
             if other == name:
                 continue
             if other in names:  # bound by this statement: as it is now
                 value = namespace.get(other)
                 if value is t:
-                    if okey != key:
-                        self._changed(other, t, key, delta, line)
+                    same.append(other)
                 elif isinstance(value, Tensor) and (id(value._version_counter) == counter
                                                     or id(_root(value._data)) == root):
                     return False
-                continue
-            if okey[0] == tid:
-                if okey != key:
-                    self._changed(other, t, key, delta, line)
-                continue
-            info = shares.get(other)
-            if info is None or info[0] is not okey:
-                value = namespace.get(other)
-                if not isinstance(value, Tensor) or id(value) != okey[0]:  # not as last seen
-                    return False
-                info = shares[other] = (okey, id(_root(value._data)), id(value._version_counter))
-            if info[1] == root or info[2] == counter:
+            elif otid == tid:
+                same.append(other)
+            elif oroot == root or ocounter == counter:
                 return False
+        for other in same:
+            if var_keys.get(other) != key:
+                self._changed(other, t, key, delta, line)
         return True
 
     def _changed(self, name, t, key, delta, line):
@@ -292,6 +289,8 @@ class StateWatch:
             self.modules.add(name.split(".", 1)[0])
         var_keys[name] = key
         tid = key[0]
+        if old is None or old[0] != tid or old[1] != key[1]:  # another tensor, or other memory
+            self.memory[name] = (tid, id(_root(t._data)), id(t._version_counter))
         moved = old is not None and old[0] == tid and old[2] != key[2]
         # A tensor summarised before under this or another name is summarised again only for what
         # changed (``p = w`` costs a lookup): [key, summary, data key, small(data), grad key, small(grad)]
@@ -327,6 +326,7 @@ class StateWatch:
                 now.update(pname for pname, _ in _parameters(name, value))
         for name in [n for n in self.var_keys if n not in now]:
             del self.var_keys[name]
+            self.memory.pop(name, None)
             delta["vars"][name] = None  # unbound (``del``), or no longer a tensor
 
     def saved_changes(self):
