@@ -223,3 +223,31 @@ def test_two_gradients_of_different_layouts_add_in_the_first_ones_layout():
         y = T.mm(x * 1.0, (x * 2.0).t().contiguous())
         g, = T.autograd.grad(y, x, T.ones(2, 2), create_graph=create_graph)
         assert g.stride() == (1, 2)
+
+
+def test_sums_in_buffers_show_their_versions_with_the_listener_or_without(numpy_path):
+    # A gradient summed in a buffer shows PyTorch's in-place add in its version, whether formulas
+    # ran on NumPy data or not (the step-through's listener sees every gradient).
+    from autograd_py import engine
+
+    def run():
+        seen = []
+        x = T.tensor([0.5, 1.5, -0.3], dtype=T.float64, requires_grad=True)
+        y = x * 1.5
+        y.register_hook(lambda g: seen.append((g._version, g.tolist())))
+        w = y.tanh()
+        loss = (w.sin() * 2.0 + w.exp() * y + (x * x).cos()).sum()
+        loss.backward()
+        g, = T.autograd.grad((x.sin() * x.cos()).exp().sum(), x)
+        return x.grad.tolist(), x.grad._version, seen, g.tolist(), g._version
+
+    plain = run()
+    ran = len(numpy_path)
+    old = engine.set_listener(lambda event: None)
+    try:
+        listened = run()
+    finally:
+        engine.set_listener(old)
+    assert ran and plain == listened
+    # torch 2.13: x's three gradients were added in place twice (version 2), y's two once
+    assert plain[1] == 2 and plain[2][0][0] == 1 and plain[4] == 1
