@@ -1,5 +1,5 @@
-"""Elementwise functions of one tensor: exp, log, trig, tanh/sigmoid/relu (with their fused
-backward ops), the step functions and sign."""
+"""Elementwise functions of one tensor: exp, log, trig, tanh/sigmoid/relu (their fused backward ops
+are in ``fused_backward``), the step functions and sign."""
 from .. import _fp, forward_mode, grad_mode
 from ..node import Node
 from ..saved_tensor import SavedTensor, default_hooks
@@ -7,6 +7,7 @@ from .._tensor import _new
 from .base import Tensor, _make, _plain_edge, float_data, grad_on, node_recorder, np, record, record_like
 from . import zerotensor
 from .pointwise import add_scalar, empty_preserving, mul_scalar, preserve_layout
+from .fused_backward import sigmoid_backward, tanh_backward, threshold_backward
 
 _ndarray = np.ndarray
 _F64 = np.dtype(np.float64)
@@ -15,60 +16,79 @@ _inference = grad_mode._inference
 _fw_levels = forward_mode.levels
 
 
-def _unary(input, fn, node_cls, saves=None, floating=True):
-    if input.__class__ is not Tensor and not isinstance(input, Tensor):
-        return fn(input)  # a formula running on NumPy data (numpy_backward)
-    data = input._data
-    if floating and data.dtype is not _F64 and data.dtype.kind != "f":
-        data = float_data(input)
-    if data.ndim > 1 and 0 in data.strides and data.size > 1:
-        # An expanded input: NumPy would lay the result's stride-0 dims innermost; TensorIterator
-        # keeps them where they are (preserve_layout's order)
-        data = preserve_layout(data, data.dtype)
-    res = fn(data)
-    if res.__class__ is not _ndarray or _inference[0]:
-        out = _make(res)
-    else:  # _make's body: this runs once per op
-        out = _new(Tensor)
-        out._data = res
-        out._version_counter = [0]
-    if input._requires_grad and _grad_enabled[0]:
-        node = node_cls()
-        grad_fn = input._grad_fn
-        if _fw_levels or default_hooks or not floating and out._data.dtype.kind not in "fc":
-            # (not for an integer tensor given history in place: record raises for it)
-            edge = None
-        elif grad_fn is not None and input._kept_fn is None and input._fn_shape is None \
-                and input._data.dtype is out._data.dtype:
-            edge = (grad_fn, input._output_nr)  # _plain_edge's common case
-        else:
-            edge = _plain_edge(input, out._data)
-        if edge is None:
+def _elementwise(fn, node_cls, saves=None, floating=True):
+    """The op ``op(input)``: ``fn`` on the input's data, recorded as ``node_cls``, which saves the
+    input (``saves="self"``), the result (``"result"``) or nothing; a ``floating`` op computes an
+    integer input in the default float dtype. The body is written in the op itself, so that an op
+    is one Python call (twice as dear in Pyodide)."""
+
+    def op(input):
+        if input.__class__ is not Tensor and not isinstance(input, Tensor):
+            return fn(input)  # a formula running on NumPy data (numpy_backward)
+        data = input._data
+        if floating and data.dtype is not _F64 and data.dtype.kind != "f":
+            data = float_data(input)
+        if data.ndim > 1 and 0 in data.strides and data.size > 1:
+            # An expanded input: NumPy would lay the result's stride-0 dims innermost; TensorIterator
+            # keeps them where they are (preserve_layout's order)
+            data = preserve_layout(data, data.dtype)
+        res = fn(data)
+        if res.__class__ is not _ndarray or _inference[0]:
+            out = _make(res)
+        else:  # _make's body: this runs once per op
+            out = _new(Tensor)
+            out._data = res
+            out._version_counter = [0]
+        if input._requires_grad and _grad_enabled[0]:
+            node = node_cls()
+            grad_fn = input._grad_fn
+            if _fw_levels or default_hooks or not floating and out._data.dtype.kind not in "fc":
+                # (not for an integer tensor given history in place: record raises for it)
+                edge = None
+            elif grad_fn is not None and input._kept_fn is None and input._fn_shape is None \
+                    and input._data.dtype is out._data.dtype:
+                edge = (grad_fn, input._output_nr)  # _plain_edge's common case
+            else:
+                edge = _plain_edge(input, out._data)
+            if edge is None:
+                if saves == "self":
+                    node.save_one("self", input)
+                elif saves == "result":
+                    node.save_output_one("result", out)
+                record_like(out, node, input)
+                return out
+            # record_like's common case inline: no hooks, forward levels or checks to run
+            if saves == "self":
+                node._vars = {"self": SavedTensor(input)}
+            elif saves == "result":
+                node._vars = {"result": SavedTensor(out, True)}
+            node._next_functions = (edge,)
+            node._input_meta = None
+            out._grad_fn = node
+            out._requires_grad = True
+            if node_recorder[0] is not None:
+                node_recorder[0](node)
+        elif _fw_levels and grad_on(input):
+            node = node_cls()
             if saves == "self":
                 node.save_one("self", input)
             elif saves == "result":
                 node.save_output_one("result", out)
             record_like(out, node, input)
-            return out
-        # record_like's common case inline: no hooks, forward levels or checks to run
-        if saves == "self":
-            node._vars = {"self": SavedTensor(input)}
-        elif saves == "result":
-            node._vars = {"result": SavedTensor(out, True)}
-        node._next_functions = (edge,)
-        node._input_meta = None
-        out._grad_fn = node
-        out._requires_grad = True
-        if node_recorder[0] is not None:
-            node_recorder[0](node)
-    elif _fw_levels and grad_on(input):
-        node = node_cls()
-        if saves == "self":
-            node.save_one("self", input)
-        elif saves == "result":
-            node.save_output_one("result", out)
-        record_like(out, node, input)
-    return out
+        return out
+
+    return op
+
+
+def _unary(input, fn, node_cls, saves=None, floating=True):
+    """``_elementwise``'s op for an ``fn`` made per call (``round``'s decimals)."""
+    return _elementwise(fn, node_cls, saves, floating)(input)
+
+
+def _op(name, *args, **kwargs):
+    op = _elementwise(*args, **kwargs)
+    op.__name__ = op.__qualname__ = name
+    return op
 
 
 class NegBackward0(Node):
@@ -168,53 +188,6 @@ class SigmoidBackward0(Node):
         return sigmoid_backward(grad, self.saved("result"))
 
 
-class TanhBackwardBackward0(Node):
-    element_wise = True
-    args = ("grad_output", "output")
-    saves = ("grad_output", "output")
-
-    def backward(self, grad):
-        g_out, y = self.saved("grad_output"), self.saved("output")
-        gg = tanh_backward(grad, y) if self._next_functions[0][0] is not None else None
-        # grad * (-2 * output * grad_output), as derivatives.yaml spells it
-        gy = grad * (mul_scalar(y, -2) * g_out) if self._next_functions[1][0] is not None else None
-        return gg, gy
-
-
-class SigmoidBackwardBackward0(Node):
-    element_wise = True
-    args = ("grad_output", "output")
-    saves = ("grad_output", "output")
-
-    def backward(self, grad):
-        g_out, y = self.saved("grad_output"), self.saved("output")
-        gg = sigmoid_backward(grad, y) if self._next_functions[0][0] is not None else None
-        # grad * grad_output * (-2 * output + 1), as derivatives.yaml spells it
-        gy = grad * g_out * add_scalar(mul_scalar(y, -2), 1) if self._next_functions[1][0] is not None else None
-        return gg, gy
-
-
-def _fused_backward(grad, output, np_fn, node_cls):
-    if grad.__class__ is not Tensor and not isinstance(grad, Tensor):
-        return np_fn(grad, output)  # a formula running on NumPy data (numpy_backward)
-    out = _make(np_fn(grad._data, output._data))
-    if grad_on(grad, output):
-        node = node_cls()
-        node.save(grad_output=grad, output=output)
-        record_like(out, node, grad, output)
-    return out
-
-
-def tanh_backward(grad, output):
-    """``grad * (1 - output²)`` as one op, as in PyTorch; it has its own (double) backward."""
-    return _fused_backward(grad, output, lambda g, y: g * (1 - y * y), TanhBackwardBackward0)
-
-
-def sigmoid_backward(grad, output):
-    """``grad * output * (1 - output)`` as one op, as in PyTorch; it has its own backward."""
-    return _fused_backward(grad, output, lambda g, y: g * (y * (1 - y)), SigmoidBackwardBackward0)
-
-
 class ReluBackward0(Node):
     numpy_formula = True
     element_wise = True
@@ -222,32 +195,6 @@ class ReluBackward0(Node):
 
     def backward(self, grad):
         return threshold_backward(grad, self.saved("result"))
-
-
-class ThresholdBackwardBackward0(Node):
-    element_wise = True
-    args = ("grad_output", "self")
-    saves = ("self",)
-
-    def backward(self, grad):
-        g = threshold_backward(grad, self.saved("self")) if self._next_functions[0][0] is not None else None
-        return g, (_make(np.zeros_like(grad._data)) if self._next_functions[1][0] is not None else None)
-
-
-def threshold_backward(grad, result):
-    """0 where ``result <= 0``, else ``grad`` (so relu's gradient at 0 is 0, and a NaN input passes
-    the gradient through, as in PyTorch).
-
-    A primitive of its own, as in PyTorch, so relu has a (zero) second derivative.
-    """
-    if grad.__class__ is not Tensor and not isinstance(grad, Tensor):
-        return np.where(result <= 0, 0, grad).astype(grad.dtype, copy=False)  # NumPy data (numpy_backward)
-    out = _make(np.where(result._data <= 0, 0, grad._data).astype(grad._data.dtype, copy=False))
-    if grad_on(grad, result):
-        node = ThresholdBackwardBackward0()
-        node.save(self=result)
-        record_like(out, node, grad, result)
-    return out
 
 
 class ReciprocalBackward0(Node):
@@ -286,45 +233,42 @@ def neg(input):
     if input._data.dtype == np.bool_:
         raise RuntimeError("Negation, the `-` operator, on a bool tensor is not supported. If you are trying "
                            "to invert a mask, use the `~` or `logical_not()` operator instead.")
-    return _unary(input, np.negative, NegBackward0, floating=False)
+    return _neg(input)
 
 
-def abs(input):
-    return _unary(input, np.abs, AbsBackward0, "self", floating=False)
+_neg = _elementwise(np.negative, NegBackward0, floating=False)
+
+
+abs = _op("abs", np.abs, AbsBackward0, "self", floating=False)
 
 
 def exp(input):
     # float64 needs none of _fp.exp's rounding (its dtype check costs a call per op)
-    return _unary(input, np.exp if input.__class__ is Tensor and input._data.dtype is _F64 else _fp.exp,
-                  ExpBackward0, "result")
+    return (_exp64 if input.__class__ is Tensor and input._data.dtype is _F64 else _exp)(input)
 
 
-def log(input):
-    return _unary(input, np.log, LogBackward0, "self")
+_exp64, _exp = (_elementwise(fn, ExpBackward0, "result") for fn in (np.exp, _fp.exp))
 
 
-def log1p(input):
-    return _unary(input, np.log1p, Log1PBackward0, "self")
+log = _op("log", np.log, LogBackward0, "self")
 
 
-def sqrt(input):
-    return _unary(input, np.sqrt, SqrtBackward0, "result")
+log1p = _op("log1p", np.log1p, Log1PBackward0, "self")
 
 
-def sin(input):
-    return _unary(input, np.sin, SinBackward0, "self")
+sqrt = _op("sqrt", np.sqrt, SqrtBackward0, "result")
 
 
-def cos(input):
-    return _unary(input, np.cos, CosBackward0, "self")
+sin = _op("sin", np.sin, SinBackward0, "self")
 
 
-def tan(input):
-    return _unary(input, np.tan, TanBackward0, "result")
+cos = _op("cos", np.cos, CosBackward0, "self")
 
 
-def tanh(input):
-    return _unary(input, np.tanh, TanhBackward0, "result")
+tan = _op("tan", np.tan, TanBackward0, "result")
+
+
+tanh = _op("tanh", np.tanh, TanhBackward0, "result")
 
 
 def _np_sigmoid(x):
@@ -337,18 +281,18 @@ def _np_sigmoid(x):
     return out
 
 
-def sigmoid(input):
-    return _unary(input, _np_sigmoid, SigmoidBackward0, "result")
+sigmoid = _op("sigmoid", _np_sigmoid, SigmoidBackward0, "result")
 
 
-def relu(input):
+def _np_relu(d):
     # d < 0, not np.maximum: PyTorch's relu keeps -0.0 (and NaN) as it is
-    return _unary(input, lambda d: np.where(d < 0, 0, d).astype(d.dtype, copy=False), ReluBackward0,
-                  "result", floating=False)
+    return np.where(d < 0, 0, d).astype(d.dtype, copy=False)
 
 
-def reciprocal(input):
-    return _unary(input, np.reciprocal, ReciprocalBackward0, "result")
+relu = _op("relu", _np_relu, ReluBackward0, "result", floating=False)
+
+
+reciprocal = _op("reciprocal", np.reciprocal, ReciprocalBackward0, "result")
 
 
 def _np_sign(d):
@@ -359,8 +303,7 @@ def _np_sign(d):
     return np.sign(d)
 
 
-def sign(input):
-    return _unary(input, _np_sign, SignBackward0, floating=False)
+sign = _op("sign", _np_sign, SignBackward0, floating=False)
 
 
 class SgnBackward0(Node):
@@ -390,20 +333,17 @@ def sgn(input):
     return out
 
 
-def floor(input):
-    return _unary(input, np.floor, FloorBackward0, floating=False)
+floor = _op("floor", np.floor, FloorBackward0, floating=False)
 
 
-def ceil(input):
-    return _unary(input, np.ceil, CeilBackward0, floating=False)
+ceil = _op("ceil", np.ceil, CeilBackward0, floating=False)
 
 
 def round(input, decimals=0):
     return _unary(input, lambda d: np.round(d, decimals), RoundBackward0, floating=False)
 
 
-def trunc(input):
-    return _unary(input, np.trunc, TruncBackward0, floating=False)
+trunc = _op("trunc", np.trunc, TruncBackward0, floating=False)
 
 
 class FracBackward0(Node):
@@ -426,4 +366,7 @@ def frac(input):
     """
     if input._data.dtype.kind not in "fc":
         raise NotImplementedError(f'"frac_cpu" not implemented for \'{input.dtype.legacy_name[:-6]}\'')
-    return _unary(input, lambda d: d - np.trunc(d), FracBackward0)
+    return _frac(input)
+
+
+_frac = _elementwise(lambda d: d - np.trunc(d), FracBackward0)

@@ -1,0 +1,79 @@
+"""The fused backward ops of tanh, sigmoid and relu: ``tanh_backward``, ``sigmoid_backward`` and
+``threshold_backward`` are one op each, as in PyTorch, with their own (double) backward nodes.
+Their formulas also take NumPy data (``numpy_backward``)."""
+from ..node import Node
+from .base import Tensor, _make, grad_on, np, record_like
+from .pointwise import add_scalar, mul_scalar
+
+
+class TanhBackwardBackward0(Node):
+    element_wise = True
+    args = ("grad_output", "output")
+    saves = ("grad_output", "output")
+
+    def backward(self, grad):
+        g_out, y = self.saved("grad_output"), self.saved("output")
+        gg = tanh_backward(grad, y) if self._next_functions[0][0] is not None else None
+        # grad * (-2 * output * grad_output), as derivatives.yaml spells it
+        gy = grad * (mul_scalar(y, -2) * g_out) if self._next_functions[1][0] is not None else None
+        return gg, gy
+
+
+class SigmoidBackwardBackward0(Node):
+    element_wise = True
+    args = ("grad_output", "output")
+    saves = ("grad_output", "output")
+
+    def backward(self, grad):
+        g_out, y = self.saved("grad_output"), self.saved("output")
+        gg = sigmoid_backward(grad, y) if self._next_functions[0][0] is not None else None
+        # grad * grad_output * (-2 * output + 1), as derivatives.yaml spells it
+        gy = grad * g_out * add_scalar(mul_scalar(y, -2), 1) if self._next_functions[1][0] is not None else None
+        return gg, gy
+
+
+def _fused_backward(grad, output, np_fn, node_cls):
+    if grad.__class__ is not Tensor and not isinstance(grad, Tensor):
+        return np_fn(grad, output)  # a formula running on NumPy data (numpy_backward)
+    out = _make(np_fn(grad._data, output._data))
+    if grad_on(grad, output):
+        node = node_cls()
+        node.save(grad_output=grad, output=output)
+        record_like(out, node, grad, output)
+    return out
+
+
+def tanh_backward(grad, output):
+    """``grad * (1 - output²)`` as one op, as in PyTorch; it has its own (double) backward."""
+    return _fused_backward(grad, output, lambda g, y: g * (1 - y * y), TanhBackwardBackward0)
+
+
+def sigmoid_backward(grad, output):
+    """``grad * output * (1 - output)`` as one op, as in PyTorch; it has its own backward."""
+    return _fused_backward(grad, output, lambda g, y: g * (y * (1 - y)), SigmoidBackwardBackward0)
+
+
+class ThresholdBackwardBackward0(Node):
+    element_wise = True
+    args = ("grad_output", "self")
+    saves = ("self",)
+
+    def backward(self, grad):
+        g = threshold_backward(grad, self.saved("self")) if self._next_functions[0][0] is not None else None
+        return g, (_make(np.zeros_like(grad._data)) if self._next_functions[1][0] is not None else None)
+
+
+def threshold_backward(grad, result):
+    """0 where ``result <= 0``, else ``grad`` (so relu's gradient at 0 is 0, and a NaN input passes
+    the gradient through, as in PyTorch).
+
+    A primitive of its own, as in PyTorch, so relu has a (zero) second derivative.
+    """
+    if grad.__class__ is not Tensor and not isinstance(grad, Tensor):
+        return np.where(result <= 0, 0, grad).astype(grad.dtype, copy=False)  # NumPy data (numpy_backward)
+    out = _make(np.where(result._data <= 0, 0, grad._data).astype(grad._data.dtype, copy=False))
+    if grad_on(grad, result):
+        node = ThresholdBackwardBackward0()
+        node.save(self=result)
+        record_like(out, node, grad, result)
+    return out
