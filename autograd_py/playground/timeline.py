@@ -140,7 +140,7 @@ class Timeline(LoopGroups):
         self.total = 0  # executed steps
         self.current = None  # the open step: {"step", "line", "kind", ...}
         self.new_nodes = []
-        self._work = _empty()  # the open step's delta as it is filled (see ``_delta``)
+        self._work = _empty()  # the open step's delta as it is filled (see ``_close``)
         self.node_rows = {}  # id -> row
         self.nodes_dropped = 0
         self.groups = []
@@ -340,28 +340,15 @@ class Timeline(LoopGroups):
                 frame = frame.f_back
             if frame is None:
                 names = None
-        delta = self._delta(after_pass or (step is not None and step["kind"] != "line"),
-                            step["line"] if step is not None else None, names)
-        if step is None:
-            if any(delta.values()) and self.steps:  # changes after a pass ended, before the next line
-                if self.held is None:
-                    _merge(self.steps[-1]["delta"], delta)
-            return
-        step["delta"] = delta
-        self.closed = step["step"]  # the open loops' rows take it as they move on (``timeline_loops``)
-        if self.held is not None:
-            self.held["iters"][-1][0].append(step)
-        else:
-            self._store(step)
-
-    def _delta(self, check_saved, line, names=None):
-        work = self._work  # filled, then its non-empty containers move to the step's delta
+        # The step's delta: ``work`` is filled, then its non-empty containers move to the delta.
+        work = self._work
         if self.new_nodes:
             self._node_rows(work)
+        line = step["line"] if step is not None else None
         if line is None:
             line = self._last_line()
         saved = _NO_MAP
-        if self.state.scan(work, line, names) or check_saved:
+        if self.state.scan(work, line, names) or after_pass or step is not None and step["kind"] != "line":
             saved = self.state.saved_changes() or _NO_MAP
         delta = {"nodes": _NO_NODES, "vars": _NO_MAP, "grads": _NO_MAP, "saved": saved}
         if work["nodes"]:
@@ -370,7 +357,19 @@ class Timeline(LoopGroups):
             delta["vars"], work["vars"] = work["vars"], {}
         if work["grads"]:
             delta["grads"], work["grads"] = work["grads"], {}
-        return delta
+        if step is None:
+            if (delta["nodes"] or delta["vars"] or delta["grads"] or saved) and self.steps:
+                if self.held is None:  # changes after a pass ended, before the next line
+                    _merge(self.steps[-1]["delta"], delta)
+            return
+        step["delta"] = delta
+        self.closed = step["step"]  # the open loops' rows take it as they move on (``timeline_loops``)
+        if self.held is not None:
+            self.held["iters"][-1][0].append(step)
+        elif self.folded is None and self._tail is None and len(self.steps) < self.limit:
+            self.steps.append(step)  # (``_store``'s usual case)
+        else:
+            self._store(step)
 
     def _node_rows(self, delta):
         node_id, rows, made = self.node_id, self.node_rows, delta["nodes"]

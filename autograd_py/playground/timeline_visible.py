@@ -16,6 +16,7 @@ steps, yet each could reach thousands of nodes); beyond, ``visible_until`` is th
 step index without an answer, and the page then shows the final graph's nodes made by that step.
 """
 VISIT_BUDGET = 2_000_000
+_UNBOUND = object()
 
 
 def visibility(timeline, final_graph, rename):
@@ -38,7 +39,7 @@ def visibility(timeline, final_graph, rename):
     for nid, row in timeline.node_rows.items():
         inputs[page(nid)] = [page(n) for n in row["next"] if n is not None]
 
-    names, roots, reach = {}, frozenset(), set()
+    names, roots, reach = {}, frozenset(), set()  # names: bound name -> its grad_fn's (internal) id
     holders = {}  # page id of a grad_fn -> how many bound names hold it: the roots are its keys
     opened, ranges = {}, {}
     visits, until = 0, None
@@ -48,17 +49,24 @@ def visibility(timeline, final_graph, rename):
             continue
         moved = False  # whether a grad_fn gained its first holder or lost its last
         for name, summary in changed.items():
-            old = names.pop(name, None)
-            if old is not None:
+            fn = summary["grad_fn_id"] if summary is not None else None
+            old = names.get(name, _UNBOUND)
+            if old == fn:  # (a leaf rebound or changed in place stays a leaf: most changes)
+                continue
+            if old is not _UNBOUND and old is not None:
+                old = page(old)
                 left = holders[old] - 1
                 if left:
                     holders[old] = left
                 else:
                     del holders[old]
                     moved = True
-            fn = summary["grad_fn_id"] if summary is not None else None
+            if summary is None:
+                names.pop(name, None)
+                continue
+            names[name] = fn
             if fn is not None:
-                fn = names[name] = page(fn)
+                fn = page(fn)
                 held = holders.get(fn, 0)
                 holders[fn] = held + 1
                 moved = moved or not held
