@@ -155,14 +155,22 @@ def stack(tensors, dim=0):
     tensors = list(tensors)
     if not tensors:
         raise RuntimeError("stack expects a non-empty TensorList")
+    shape, dt = tensors[0]._data.shape, tensors[0]._data.dtype
     for i, x in enumerate(tensors):
-        if x._data.shape != tensors[0]._data.shape:
+        if x._data.shape != shape:
             raise RuntimeError(f"stack expects each tensor to be equal size, but got "
-                               f"{list(tensors[0]._data.shape)} at entry 0 and {list(x._data.shape)} at entry {i}")
-    from .base import result_np_dtype
-    dt = result_np_dtype(*tensors)
-    d = _wrap_dim(dim, tensors[0]._data.ndim + 1)
-    out = _make(np.asarray(np.stack([x._data.astype(dt, copy=False) for x in tensors], axis=d), order="C"))
+                               f"{list(shape)} at entry 0 and {list(x._data.shape)} at entry {i}")
+        if x._data.dtype is not dt:
+            dt = None
+    d = _wrap_dim(dim, len(shape) + 1)
+    if dt is not None and d == 0:
+        # one dtype, stacked in front: np.array copies the arrays in as np.stack does, at half its cost
+        data = np.array([x._data for x in tensors])
+    else:
+        from .base import result_np_dtype
+        dt = result_np_dtype(*tensors)
+        data = np.stack([x._data.astype(dt, copy=False) for x in tensors], axis=d)
+    out = _make(np.asarray(data, order="C"))
     if grad_on(*tensors):
         node = StackBackward0()
         node.dim, node.axis = dim, d - tensors[0]._data.ndim - 1
