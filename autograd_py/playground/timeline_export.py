@@ -54,7 +54,8 @@ def export(timeline, final_graph=None):
             mark[0] += len(nodes)
             mark[1] += s["kind"] != "line"
     lines = {str(line): {"nodes": n, "backward": b} for line, (n, b) in marks.items()}
-    nodes = [{k: v for k, v in r.items() if k[0] != "_"} for r in timeline.node_rows.values()]
+    nodes = [{"id": r["id"], "name": r["name"], "line": r["line"], "order": r["order"], "step": r["step"],
+              "next": r["next"]} for r in timeline.node_rows.values()]  # (without the private _ref, _cls)
     if rename:
         for r in nodes:
             r["id"] = rename.get(r["id"], r["id"])
