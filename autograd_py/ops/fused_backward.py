@@ -43,14 +43,26 @@ def _fused_backward(grad, output, np_fn, node_cls):
     return out
 
 
+def _tanh_grad(g, y):
+    return g * (1 - y * y)
+
+
+def _sigmoid_grad(g, y):
+    return g * (y * (1 - y))
+
+
 def tanh_backward(grad, output):
     """``grad * (1 - output²)`` as one op, as in PyTorch; it has its own (double) backward."""
-    return _fused_backward(grad, output, lambda g, y: g * (1 - y * y), TanhBackwardBackward0)
+    if grad.__class__ is not Tensor and not isinstance(grad, Tensor):
+        return _tanh_grad(grad, output)  # NumPy data (numpy_backward): one call less than through _fused_backward
+    return _fused_backward(grad, output, _tanh_grad, TanhBackwardBackward0)
 
 
 def sigmoid_backward(grad, output):
     """``grad * output * (1 - output)`` as one op, as in PyTorch; it has its own backward."""
-    return _fused_backward(grad, output, lambda g, y: g * (y * (1 - y)), SigmoidBackwardBackward0)
+    if grad.__class__ is not Tensor and not isinstance(grad, Tensor):
+        return _sigmoid_grad(grad, output)  # NumPy data (numpy_backward)
+    return _fused_backward(grad, output, _sigmoid_grad, SigmoidBackwardBackward0)
 
 
 class ThresholdBackwardBackward0(Node):
