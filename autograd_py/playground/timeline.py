@@ -373,17 +373,24 @@ class Timeline(LoopGroups):
 
     def _node_rows(self, delta):
         node_id, rows, made = self.node_id, self.node_rows, delta["nodes"]
-        info = self.provenance.info  # (``Provenance.of``, without a dict per node)
+        info, current = self.provenance.info, node_id.current  # (``Provenance.of``, ``NodeIds``, inline)
         for node in self.new_nodes:
-            nid = node_id(node)
+            known = current.get(id(node))
+            nid = known[0] if known is not None and known[1]() is node else node_id(node)
             if len(rows) >= NODE_LIMIT:
                 self.nodes_dropped += 1
                 continue
             known = info.get(id(node))
             line, order = (known[0], known[1]) if known is not None and known[2]() is node else (None, None)
+            inputs = []
+            for n, _ in node.next_functions:
+                if n is None:
+                    inputs.append(None)
+                else:
+                    known = current.get(id(n))
+                    inputs.append(known[0] if known is not None and known[1]() is n else node_id(n))
             rows[nid] = {"id": nid, "name": type(node).__name__, "line": line, "order": order, "step": self.total,
-                         "next": [node_id(n) if n is not None else None for n, _ in node.next_functions],
-                         "_ref": weakref.ref(node), "_cls": type(node)}
+                         "next": inputs, "_ref": weakref.ref(node), "_cls": type(node)}
             made.append(nid)
             if node._vars:
                 self.state.watch(node)
