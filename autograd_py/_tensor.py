@@ -535,7 +535,7 @@ class Tensor:
 def _make(data, requires_grad=False):
     """Wraps an ndarray in a Tensor with no history (the hot path for every op)."""
     t = _new(Tensor)
-    if type(data) is not np.ndarray:
+    if data.__class__ is not _ndarray:
         data = np.asarray(data)
     t._data = data
     t._version_counter = [0] if not _inference[0] else grad_mode.InferenceCounter((0,))
@@ -546,6 +546,7 @@ def _make(data, requires_grad=False):
 
 _new = object.__new__
 _inference = grad_mode._inference
+_ndarray = np.ndarray
 
 
 def _follow_base(views, flag):
