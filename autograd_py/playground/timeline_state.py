@@ -235,7 +235,11 @@ class StateWatch:
             if name in self.modules:  # it named a module: its parameters' names may go
                 kind = _MODULE
             if kind == _TENSOR:
-                key = _key(value)
+                d, g = value._data, value._grad  # (``_key``, inline)
+                key = (id(value), id(d), value._version_counter[0], d.tobytes() if d.size <= PREVIEW_ELEMENTS else None,
+                       value._requires_grad, id(value._grad_fn),
+                       None if g is None else (id(g), g._version_counter[0], id(gd := g._data),
+                                               gd.tobytes() if gd.size <= PREVIEW_ELEMENTS else None))
                 old = var_keys.get(name)
                 if old != key:
                     # The same tensor changed (``p -= 1``, ``p.grad = None``): its other names too.
