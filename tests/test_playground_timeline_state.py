@@ -187,11 +187,15 @@ def _state_at(export, step):
             continue
         nodes[nid] = row
         todo.extend(n for n in row["next"] if n is not None)
+    index = max(i for i, s in enumerate(export["steps"]) if s["step"] <= step)
     return {
         "vars": {name: (row["value"], row["version"], row["grad_fn"]) for name, row in tensors.items()},
         "grads": {name: grads.get(row["id"]) for name, row in tensors.items()},
         "nodes": sorted((r["name"], r["line"], r["order"], tuple(sorted(
             (k, v) for k, v in saved.get(nid, {}).items() if v != "alive"))) for nid, r in nodes.items()),
+        # drawn freed from the step the export names (the page reads it, it does not work it out)
+        "freed": sorted((r["name"], r["line"], r["order"]) for nid, r in nodes.items()
+                        if export["freed_at"].get(nid, index + 1) <= index),
     }
 
 
@@ -212,6 +216,8 @@ def _live_state(session):
         "grads": {name: None if t._grad is None else small(t._grad._data) for name, t in named.items()},
         "nodes": sorted((type(n).__name__, prov.of(n)["line"], prov.of(n)["order"], tuple(sorted(
             (k, s) for k, _, s in n.saved_items() if s != "alive"))) for n in nodes.values()),
+        "freed": sorted((type(n).__name__, prov.of(n)["line"], prov.of(n)["order"]) for n in nodes.values()
+                        if n._freed and any(True for _ in n.saved_items())),
     }
 
 

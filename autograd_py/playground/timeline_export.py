@@ -17,6 +17,8 @@ def export(timeline, final_graph=None):
 
     ``visible`` maps node ids to the ranges of stored step indices at which the graph shows them,
     given ``final_graph`` (``graph.export``'s JSON of the run's end; see ``timeline_visible``).
+    ``freed_at`` maps the id of each node a backward pass freed to the index of the stored step
+    from which the graph draws it freed (a node's saved tensors stay freed once they are).
 
     A node alive now has the id ``graph.export`` gives it; one made where a dead node was has its
     own (see ``timeline_state.NodeIds``). ``error`` says why recording stopped, if it did.
@@ -27,8 +29,9 @@ def export(timeline, final_graph=None):
     table = _Table(rename)
     steps = []
     marks = {}  # line -> [nodes made, passes started]
+    freed_at = {}  # node id -> index of the stored step whose delta has its first "freed" saved state
     preview, tensor, tensor_at = table.preview, table.tensor, table._tensor_at
-    for s in timeline.steps:
+    for index, s in enumerate(timeline.steps):
         d = s["delta"]
         row = s.copy()
         del row["delta"]
@@ -38,6 +41,9 @@ def export(timeline, final_graph=None):
             row["nodes"] = nodes
         if saved:
             row["saved"] = saved
+            for nid, states in saved.items():
+                if nid not in freed_at and "freed" in states.values():
+                    freed_at[nid] = index
         if grads:
             row["grads"] = {tid: preview(g) for tid, g in grads.items()}
         if names:  # (most summaries were met before: their index, without a call)
@@ -60,11 +66,12 @@ def export(timeline, final_graph=None):
         for r in nodes:
             r["id"] = rename.get(r["id"], r["id"])
             r["next"] = [rename.get(n, n) for n in r["next"]]
+        freed_at = {rename.get(nid, nid): index for nid, index in freed_at.items()}
     return {"steps": steps, "total_steps": timeline.total, "stored_steps": len(steps), "limit": timeline.limit,
             "groups": timeline.groups, "groups_dropped": timeline.groups_dropped, "nodes": nodes,
             "nodes_dropped": timeline.nodes_dropped, "lines": lines, "error": timeline.error,
             "rested_after": timeline.rested_after, "tensors": table.tensors, "previews": table.previews,
-            "passes_kept": timeline.passes.numbers() if timeline.passes is not None else [],
+            "passes_kept": timeline.passes.numbers() if timeline.passes is not None else [], "freed_at": freed_at,
             **dict(zip(("visible", "visible_until"), visibility(timeline, final_graph, rename)))}
 
 

@@ -1,8 +1,9 @@
 // The views' state at one step of a run's timeline, folded from the timeline's
 // deltas (autograd_py/playground/timeline.py decides what each step changed;
-// nothing here knows autograd): the names bound, which saved tensors were
-// freed, each tensor's .grad, value and version as recorded then. Which nodes
-// the graph shows then is Python's answer too (timeline_graph.js).
+// nothing here knows autograd): the names bound, the saved tensors' states,
+// each tensor's .grad, value and version as recorded then. Which nodes the
+// graph shows then, and which of them it draws freed, are Python's answers
+// (timeline_graph.js; the export's visible and freed_at).
 
 import { num, shapeText } from "./dom.js";
 
@@ -79,8 +80,9 @@ export function stateAt(index, indexed) {
   for (let i = base * CHECKPOINT; i <= index; i += 1) applyDelta(state, steps[i], tables);
   const step = steps[index];
   const last = index === steps.length - 1;
+  // Python says from which step each node is drawn freed (timeline_export.export's freed_at).
   const freed = new Set();
-  for (const [id, states] of state.saved) if (Object.values(states).includes("freed")) freed.add(id);
+  for (const [id, at] of Object.entries(indexed.timeline.freed_at || NONE)) if (at <= index) freed.add(id);
   return { index, step, freed, grads: state.grads, tensors: state.tensors, saved: state.saved, names: state.names, last };
 }
 
