@@ -158,10 +158,12 @@ def train():
     v.add_(1)
     return v
 u = train()
+gs = [torch.autograd.grad(loss, [w], retain_graph=True), v.mul_(2)]
 g = loss.backward()
 """]  # the fourth: in place, at module level, through a name that others share (p, q, f) or a local;
 # the fifth: passes started by a statement made of one call (the steps around such a pass look at its
-# names only), from a lambda that changes a tensor after the pass, and from a function's statement
+# names only), from a lambda that changes a tensor after the pass, and from a function's statement;
+# a pass that changes no named tensor, followed in its statement by one that does
 
 
 def _state_at(export, step):

@@ -63,6 +63,15 @@ _NO_NODES = ()
 _NO_MAP = MappingProxyType({})
 
 
+def _empty_delta():
+    return {"nodes": _NO_NODES, "vars": _NO_MAP, "grads": _NO_MAP, "saved": _NO_MAP}
+
+
+# The delta of a step that changed nothing (a loop's header over ints, ``with``, ``pass``), shared:
+# ``_fold`` counts it, ``_close`` gives a step its own delta before merging into it.
+_EMPTY_DELTA = MappingProxyType(_empty_delta())
+
+
 def _merge(into, delta):
     """Folds ``delta`` (later) into ``into`` (earlier): later values win, node lists add up.
     ``into``'s own containers grow in place (folding a long loop stays linear), a shared empty
@@ -86,7 +95,7 @@ def _merge(into, delta):
     into["elided_steps"] = into.get("elided_steps", 0) + delta.get("elided_steps", 0)
 
 
-def _empty():
+def _work():
     return {"nodes": [], "vars": {}, "grads": {}, "saved": {}}
 
 
@@ -140,7 +149,7 @@ class Timeline(LoopGroups):
         self.total = 0  # executed steps
         self.current = None  # the open step: {"step", "line", "kind", ...}
         self.new_nodes = []
-        self._work = _empty()  # the open step's delta as it is filled (see ``_close``)
+        self._work = _work()  # the open step's delta as it is filled (see ``_close``)
         self.node_rows = {}  # id -> row
         self.nodes_dropped = 0
         self.groups = []
@@ -293,6 +302,11 @@ class Timeline(LoopGroups):
     # ---- steps ---------------------------------------------------------------------------
     def _fold(self, step):
         delta = step["delta"]
+        if delta is _EMPTY_DELTA:  # only counted
+            if self.folded is None:
+                self.folded = _empty_delta()
+            self.folded["elided_steps"] = self.folded.get("elided_steps", 0) + 1
+            return
         delta["elided_steps"] = delta.get("elided_steps", 0) + 1
         if self.folded is None:
             self.folded = delta
@@ -350,17 +364,22 @@ class Timeline(LoopGroups):
         saved = _NO_MAP
         if self.state.scan(work, line, names) or after_pass or step is not None and step["kind"] != "line":
             saved = self.state.saved_changes() or _NO_MAP
-        delta = {"nodes": _NO_NODES, "vars": _NO_MAP, "grads": _NO_MAP, "saved": saved}
-        if work["nodes"]:
-            delta["nodes"], work["nodes"] = work["nodes"], []
-        if work["vars"]:
-            delta["vars"], work["vars"] = work["vars"], {}
-        if work["grads"]:
-            delta["grads"], work["grads"] = work["grads"], {}
+        if work["nodes"] or work["vars"] or work["grads"] or saved:
+            delta = {"nodes": _NO_NODES, "vars": _NO_MAP, "grads": _NO_MAP, "saved": saved}
+            if work["nodes"]:
+                delta["nodes"], work["nodes"] = work["nodes"], []
+            if work["vars"]:
+                delta["vars"], work["vars"] = work["vars"], {}
+            if work["grads"]:
+                delta["grads"], work["grads"] = work["grads"], {}
+        else:
+            delta = _EMPTY_DELTA
         if step is None:
-            if (delta["nodes"] or delta["vars"] or delta["grads"] or saved) and self.steps:
-                if self.held is None:  # changes after a pass ended, before the next line
-                    _merge(self.steps[-1]["delta"], delta)
+            if delta is not _EMPTY_DELTA and self.steps and self.held is None:
+                last = self.steps[-1]  # changes after a pass ended, before the next line
+                if last["delta"] is _EMPTY_DELTA:
+                    last["delta"] = _empty_delta()
+                _merge(last["delta"], delta)
             return
         step["delta"] = delta
         self.closed = step["step"]  # the open loops' rows take it as they move on (``timeline_loops``)
