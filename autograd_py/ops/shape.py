@@ -9,7 +9,7 @@ from ..node import Node
 from ..signatures import numpy_names
 from .._tensor import _wrap_dim, torch_strides
 from .._warn import warn_once
-from .base import _make, _stale_first, as_view, batch_ndim, batched, grad_on, np, record
+from .base import Tensor, _make, _stale_first, as_view, batch_ndim, batched, grad_on, np, record
 from . import zerotensor
 from .zerotensor import made as zeros_made
 
@@ -111,11 +111,14 @@ def sum_to(input, shape):
 
 
 class ExpandBackward0(Node):
+    numpy_formula = True
     jvp = view_jvp
     fw_view = True
     keeps = ("self_sym_sizes",)
 
     def backward(self, grad):
+        if grad.__class__ is not Tensor and not isinstance(grad, Tensor):  # NumPy data (numpy_backward)
+            return _sum_to_data(np.asarray(grad), self.shape)
         if not self.shape and not batch_ndim[0]:
             from .reduction import sum
             return sum(grad)  # PyTorch's sum_to sums into a 0-dim shape even from a 0-dim gradient
@@ -532,3 +535,13 @@ def movedim(input, source, destination):
 
 
 moveaxis = movedim
+
+
+def _sum_to_data(data, shape):
+    # unbroadcast imports this module: looked up when a formula runs
+    from .unbroadcast import sum_to_data
+    out = sum_to_data(data, shape)
+    if out is None:
+        from ..numpy_backward import NeedsTensors
+        raise NeedsTensors  # PyTorch's error comes from the Tensor path
+    return out

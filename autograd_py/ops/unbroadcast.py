@@ -22,7 +22,13 @@ def sum_to_plain(grad, shape):
         Tensor or None: None when ``shape`` does not broadcast to the gradient's (the caller
         raises PyTorch's error through ``sum_to``).
     """
-    data = grad._data
+    out = sum_to_data(grad._data, shape)
+    return grad if out is grad._data else out
+
+
+def sum_to_data(data, shape):
+    """``sum_to_plain`` of a gradient's array: a Tensor, or ``data`` itself when it has the shape
+    already (ExpandBackward0's formula on NumPy data hands it on), or None as there."""
     src, target = data.shape, tuple(shape)
     lead = len(src) - len(target)
     if lead < 0 or data.dtype.kind not in "fc":
@@ -37,7 +43,7 @@ def sum_to_plain(grad, shape):
         elif s != n and s != 1:
             return None
     if not dims:
-        return grad  # src == target (the caller handles it first)
+        return data
     out = _make(_accurate(np.sum, data, tuple(dims), True))
     if not lead:
         return out
