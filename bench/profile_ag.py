@@ -1,12 +1,14 @@
 """Profiles autograd_py on one benchmark workload with cProfile.
 
 Prints the functions with the most own time (``tottime``) and the most cumulative time, per
-call of the workload, plus the time the garbage collector took (graphs with reference cycles
-are only freed by it).
+call of the workload, plus the time the garbage collector took (a collection runs every few
+hundred container objects made, so a long graph pays for it while it is being recorded).
+``--no-backward`` makes ``Tensor.backward`` do nothing, so that W1, W2 and W4 profile the
+forward (recording) side alone.
 
 Usage::
 
-    python bench/profile_ag.py W4 [--calls 200] [--top 25]
+    python bench/profile_ag.py W4 [--calls 200] [--top 25] [--no-backward]
 """
 import os
 
@@ -59,7 +61,11 @@ def main(argv=None):
     parser.add_argument("row", choices=list(_WORKLOAD_OF))
     parser.add_argument("--calls", type=int, default=100, help="workload calls to profile")
     parser.add_argument("--top", type=int, default=25, help="functions to list")
+    parser.add_argument("--no-backward", action="store_true",
+                        help="Tensor.backward does nothing: the forward (recording) side alone (W1, W2, W4)")
     args = parser.parse_args(argv)
+    if args.no_backward:
+        autograd_py.Tensor.backward = lambda self, *args, **kwargs: None
 
     run, _ = fw_torchlike.WORKLOADS[args.row](autograd_py, problems.make_data(_WORKLOAD_OF[args.row]))
     run()
