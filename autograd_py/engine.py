@@ -18,6 +18,7 @@ from .ops.unbroadcast import sum_to_plain
 from ._tensor import Tensor, _make
 
 _F64, _F32 = np.dtype(np.float64), np.dtype(np.float32)
+_ROOT_NEW = object.__new__
 
 # An optional callable receiving one dict per engine event (the step-through view uses it).
 _listener = [None]
@@ -141,7 +142,14 @@ def run_backward(roots, root_grads, keep_graph, create_graph, inputs=None, accum
     Returns:
         list: with ``accumulate=False``, one gradient (or None) per input.
     """
-    root = GraphRoot([gradient_edge(t) for t in roots], root_grads)
+    if len(roots) == 1:
+        # PyTorch's engine makes no GraphRoot for one root (skip_dummy_node), so no sequence number
+        # goes to it; here it only carries the root's edge and gradient
+        root = _ROOT_NEW(GraphRoot)
+        root._seq, root._vars, root._input_meta = -1, None, None
+        root._next_functions, root._grads = (gradient_edge(roots[0]),), root_grads
+    else:
+        root = GraphRoot([gradient_edge(t) for t in roots], root_grads)
     targets = None if inputs is None else tuple([gradient_edge(t) for t in inputs])
     deps, needed = graph_plan.analyse(root, targets, keep_graph)
 

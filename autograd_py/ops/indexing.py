@@ -64,7 +64,7 @@ def _scatter(grad, shape, key, node):
     """``embed`` as PyTorch's index backwards do it: written into fresh zeros in place (version 1),
     so the node's first input is the zeros tensor, which needs no gradient."""
     out = written_in_place(embed(grad, shape, key, node))
-    if out._grad_fn is node:
+    if node is not None and out._grad_fn is node:
         node._next_functions = ((None, 0),) + node._next_functions
         if node._input_meta is not None:
             node._input_meta = [None] + node._input_meta
@@ -96,9 +96,11 @@ class _ViewIndexBackward(Node):
     fw_view = True
 
     def backward(self, grad):
-        node = self.double_backward_cls()
-        node.redo, node.key = self.redo, _batched_key(self.key)
-        return embed(grad, batched(grad, self.shape), node.key, node)
+        key, node = _batched_key(self.key), None
+        if grad_on(grad):  # PyTorch makes the node (and takes a sequence number) only to record it
+            node = self.double_backward_cls()
+            node.redo, node.key = self.redo, key
+        return embed(grad, batched(grad, self.shape), key, node)
 
     @property
     def dim(self):
@@ -139,9 +141,11 @@ class IndexBackward0(Node):
 
     def backward(self, grad):
         # PyTorch's index_backward: zeros(...).index_put_(indices, grad, accumulate=True)
-        node = self.double_backward_cls()
-        node.key, node.read_cls = _batched_key(self.saved("indices")), type(self)
-        return _scatter(grad, batched(grad, self.shape), node.key, node)
+        key, node = _batched_key(self.saved("indices")), None
+        if grad_on(grad):
+            node = self.double_backward_cls()
+            node.key, node.read_cls = key, type(self)
+        return _scatter(grad, batched(grad, self.shape), key, node)
 
     def jvp(self, tangents, inputs, result):
         return _read(tangents[0], self.key, type(self))  # auto_linear: the same indexing of the tangent
@@ -150,11 +154,13 @@ class IndexBackward0(Node):
 class IndexSelectBackward0(IndexBackward0):
     def backward(self, grad):
         # PyTorch's index_select_backward: zeros(...).index_add_(dim, index, grad)
-        node = IndexAddBackward0()
-        node.alpha, node.dim, node.source_dim, node.source_shape = 1, self.dim, grad._data.ndim, self.source_shape
-        node.axis, node.index, node.key = self.axis, self.index, _batched_key(self.saved("indices"))
-        node.save(index=self.index)
-        return _scatter(grad, batched(grad, self.shape), node.key, node)
+        key, node = _batched_key(self.saved("indices")), None
+        if grad_on(grad):
+            node = IndexAddBackward0()
+            node.alpha, node.dim, node.source_dim, node.source_shape = 1, self.dim, grad._data.ndim, self.source_shape
+            node.axis, node.index, node.key = self.axis, self.index, key
+            node.save(index=self.index)
+        return _scatter(grad, batched(grad, self.shape), key, node)
 
     def jvp(self, tangents, inputs, result):
         return index_select(tangents[0], self.dim, self.index)
