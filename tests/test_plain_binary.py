@@ -4,9 +4,9 @@ The fast path computes and records the common case itself (a float32/float64 ten
 dim with a Python float or a same-shape tensor of its dtype). Each case runs once through it and
 once with it switched off, and compares the result's bytes, the graph (node names, edges, saved
 values) and the gradients; each also checks which path the case took, so that a fast path that
-quietly stopped applying (or one that took a case it must leave alone) fails here. The fast path
-steps aside for the whole process once an efficient zero tensor was made (``zerotensor.made``), as
-earlier tests do: the tests here switch that flag off for their own tensors.
+quietly stopped applying (or one that took a case it must leave alone) fails here. Each case
+runs both before and after an efficient zero tensor was made (``zerotensor.made``): the fast path
+steps aside only for a zero tensor operand.
 """
 import numpy as np
 import pytest
@@ -15,10 +15,10 @@ import autograd_py as T
 from autograd_py.ops import base, plain_binary, zerotensor
 
 
-@pytest.fixture(autouse=True)
-def _no_zero_tensors_made():
+@pytest.fixture(params=[False, True], ids=["no zero tensor made", "zero tensors made"])
+def zeros_made(request):
     made = zerotensor.made[0]
-    zerotensor.made[0] = False
+    zerotensor.made[0] = request.param
     yield
     zerotensor.made[0] = made
 
@@ -86,7 +86,7 @@ def _run(name, op):
 
 @pytest.mark.parametrize("op", sorted(OPS))
 @pytest.mark.parametrize("name", PLAIN + GENERAL)
-def test_same_as_general_path(name, op, monkeypatch):
+def test_same_as_general_path(name, op, monkeypatch, zeros_made):
     taken = []
     recorded = plain_binary.recorded
 
@@ -103,7 +103,7 @@ def test_same_as_general_path(name, op, monkeypatch):
     assert fast == general
 
 
-def test_node_recorder_sees_plain_nodes():
+def test_node_recorder_sees_plain_nodes(zeros_made):
     """The playground's provenance recorder is called with the nodes the fast path makes."""
     seen = []
     previous, base.node_recorder[0] = base.node_recorder[0], seen.append
@@ -124,3 +124,17 @@ def test_no_grad_and_float16_stay_out():
     h = T.tensor([1.0, 2.0], dtype=T.float16, requires_grad=True)
     assert plain_binary.recorded(h, 2.0, np.multiply, None, None) is None
     assert (h * 2.0).grad_fn.name() == "MulBackward0"
+
+
+@pytest.mark.parametrize("op", sorted(OPS))
+def test_zero_tensor_operand_takes_the_general_path(op):
+    """An efficient zero tensor multiplies to a zero tensor and adds as the other operand's values."""
+    x = _leaf([1.5, -2.0])
+    z = zerotensor.mark(T.zeros(2, dtype=T.float64))
+    for a, b in ((z, x), (x, z)):
+        out = OPS[op](a, b)
+        if op == "mul":
+            assert out._is_zerotensor()
+        else:
+            assert not out._is_zerotensor()
+            assert out.detach().numpy().tolist() == ([1.5, -2.0] if op == "add" or a is x else [-1.5, 2.0])

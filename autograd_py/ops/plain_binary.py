@@ -1,6 +1,7 @@
 """The common case of ``+``, ``-`` and ``*``, computed and recorded without the general operand
 handling: a float64 or float32 tensor of at most one dim with a Python float or a tensor of its
-dtype and shape, while nothing else watches recording (no forward-mode levels, no saved-tensor hooks).
+dtype and shape, neither an efficient zero tensor, while nothing else watches recording (no
+forward-mode levels, no saved-tensor hooks).
 
 There is then nothing to promote, broadcast or lay out, and no input metadata for the engine to
 check; the result is what the general path computes: the ufunc on the arrays, or, for 0-dim
@@ -14,6 +15,7 @@ from .._tensor import Tensor, _new
 from ..grad_mode import _inference, _state as _grad_enabled
 from ..saved_tensor import SavedTensor, default_hooks
 from .base import _NO_EDGE, _plain_edge, node_recorder
+from .zerotensor import made as _zeros_made
 
 _F64, _F32 = np.dtype(np.float64), np.dtype(np.float32)
 _asarray = np.asarray
@@ -40,6 +42,8 @@ def recorded(input, other, ufunc, op, node_cls, product=False):
         other_rg = other._requires_grad
     else:
         return None
+    if _zeros_made[0] and ("_zerotensor" in input.__dict__ or cls is Tensor and "_zerotensor" in other.__dict__):
+        return None  # an efficient zero tensor's arithmetic (zerotensor.product, total)
     recording = _grad_enabled[0] and (input._requires_grad or other_rg)
     if recording:  # the edges first: an input that needs the general path's care leaves it all to it
         if not input._requires_grad:

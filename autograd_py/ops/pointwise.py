@@ -181,7 +181,7 @@ def _sub_check(a, b):
 
 
 def add(input, other, alpha=1):
-    if alpha.__class__ is int and alpha == 1 and input.__class__ is Tensor and not _zeros_made[0]:
+    if alpha.__class__ is int and alpha == 1 and input.__class__ is Tensor:
         out = plain_binary.recorded(input, other, np.add, _operator.add, AddBackward0)
         if out is not None:
             return out
@@ -205,7 +205,7 @@ def add(input, other, alpha=1):
 def sub(input, other, alpha=1):
     if input._data.dtype == np.bool_ or _is_bool(other):
         _sub_check(input, other)
-    if alpha.__class__ is int and alpha == 1 and input.__class__ is Tensor and not _zeros_made[0]:
+    if alpha.__class__ is int and alpha == 1 and input.__class__ is Tensor:
         out = plain_binary.recorded(input, other, np.subtract, _operator.sub, SubBackward0)
         if out is not None:
             return out
@@ -241,7 +241,7 @@ def rsub(input, other, alpha=1):
 
 
 def mul(input, other):
-    if input.__class__ is Tensor and not _zeros_made[0]:
+    if input.__class__ is Tensor:
         out = plain_binary.recorded(input, other, np.multiply, _operator.mul, MulBackward0, True)
         if out is not None:
             return out
