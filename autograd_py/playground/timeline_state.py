@@ -160,7 +160,8 @@ class StateWatch:
         self.type_kinds = {}  # type -> kind: each type is classified once
         self.modules = set()  # names whose parameters were shown (``model`` of ``model.weight``)
         self.var_keys = {}  # tensor name -> key (see ``scan``)
-        # tensor name -> (id of the tensor, of its memory's root, of its version counter), as ``var_keys``
+        # tensor name -> (id of the tensor, of its memory's root, of its version counter, of its
+        # array), as ``var_keys`` (shared by the names of a tensor: ``_changed``'s table keeps it)
         self.memory = {}
         self.known = {}  # id(tensor) -> what ``_changed`` last summarised of it
         self.watched = []  # weakrefs to nodes with saved tensors
@@ -267,7 +268,7 @@ class StateWatch:
         root, counter = id(_root(t._data)), id(t._version_counter)
         tid, var_keys, namespace = key[0], self.var_keys, self.namespace
         same = []
-        for other, (otid, oroot, ocounter) in self.memory.items():
+        for other, (otid, oroot, ocounter, _) in self.memory.items():
             if other == name:
                 continue
             if other in names:  # bound by this statement: as it is now
@@ -293,14 +294,20 @@ class StateWatch:
             self.modules.add(name.split(".", 1)[0])
         var_keys[name] = key
         tid = key[0]
-        if old is None or old[0] != tid or old[1] != key[1]:  # another tensor, or other memory
-            self.memory[name] = (tid, id(_root(t._data)), id(t._version_counter))
         moved = old is not None and old[0] == tid and old[2] != key[2]
         # A tensor summarised before under this or another name is summarised again only for what
-        # changed (``p = w`` costs a lookup): [key, summary, data key, small(data), grad key, small(grad)]
+        # changed (``p = w`` costs a lookup): [key, summary, data key, small(data), grad key,
+        # small(grad), its ``memory`` row]
         known = self.known.get(tid)
+        if old is None or old[0] != tid or old[1] != key[1]:  # another tensor, or other memory
+            memory = known[6] if known is not None else None
+            if memory is None or memory[3] != key[1]:
+                memory = (tid, id(_root(t._data)), id(t._version_counter), key[1])
+                if known is not None:
+                    known[6] = memory
+            self.memory[name] = memory
         if known is None:
-            known = self.known[tid] = [None, None, None, None, None, None]
+            known = self.known[tid] = [None, None, None, None, None, None, self.memory.get(name)]
             self.tensor_lines.setdefault(tid, line)
             if len(self.known) > 2 * len(var_keys) + 64:  # forget tensors no name holds now
                 named = {k[0] for k in var_keys.values()}
