@@ -31,9 +31,12 @@ state reachable from the watched names get their rows then. ``rested_after`` in 
 that step's number.
 
 Limits: only module-level names and the parameters of named modules are watched (a function's
-locals are not; see ``timeline_state``); a for loop's header step looks only at the names it
-binds (an iterator that changes named tensors itself, a lambda in ``map``, shows at the next
-step); values and grads keep at most 64 numbers (the first 16 and min/max/mean beyond);
+locals are not; see ``timeline_state``); a for loop's header step, and its first one when its
+iterable calls nothing, looks only at the names it binds (an iterator that changes named tensors
+itself, a lambda in ``map``, shows at the next step); around a backward pass started by a
+statement made of one call from its own frame (``loss.backward()``), the steps look only at that
+statement's names, the library changing no named tensor in the same call before or after a pass;
+values and grads keep at most 64 numbers (the first 6 and min/max/mean beyond);
 saved-tensor states are checked after backward passes and version changes of named tensors (an
 unnamed tensor written in place shows at the next such step); nodes made in elided iterations
 keep a row only while alive then.
