@@ -131,11 +131,11 @@ def run_backward(roots, root_grads, keep_graph, create_graph, inputs=None, accum
     """Runs one backward pass.
 
     Args:
-        roots (list of Tensor): tensors to differentiate; each must require grad.
+        roots (sequence of Tensor): tensors to differentiate; each must require grad.
         root_grads (list of Tensor): their gradients, already validated.
         keep_graph (bool): keep saved tensors (``retain_graph``).
         create_graph (bool): record the backward computation for higher-order gradients.
-        inputs (list of Tensor, optional): only these receive gradients.
+        inputs (sequence of Tensor, optional): only these receive gradients.
         accumulate (bool): accumulate into ``.grad`` (``backward``) or return the gradients of
             ``inputs`` (``autograd.grad``).
 
@@ -150,7 +150,8 @@ def run_backward(roots, root_grads, keep_graph, create_graph, inputs=None, accum
         root._next_functions, root._grads = (gradient_edge(roots[0]),), root_grads
     else:
         root = GraphRoot([gradient_edge(t) for t in roots], root_grads)
-    targets = None if inputs is None else tuple([gradient_edge(t) for t in inputs])
+    targets = None if inputs is None else (
+        (gradient_edge(inputs[0]),) if len(inputs) == 1 else tuple([gradient_edge(t) for t in inputs]))
     deps, needed = graph_plan.analyse(root, targets, keep_graph)
 
     captures = {}
@@ -336,7 +337,7 @@ def _capture(node, grads, captures, captured, inputs, accumulate, needed):
     if not hit:
         return False
     # Stop at an input unless another input lies further back through this node.
-    return isinstance(node, AccumulateGrad) or not any(
+    return node.__class__ is AccumulateGrad or isinstance(node, AccumulateGrad) or not any(
         n is not None and n in needed for n, _ in node._next_functions)
 
 

@@ -107,8 +107,15 @@ class Plan:
         self.needed = None if needed is None else needed - {first, order[0]}  # nor that pass's root
 
     def still_valid(self, first):
-        return first._next_functions is self.first_edges and all(
-            map(is_, map(_edges_of, self.nodes), self.edges))
+        if first._next_functions is not self.first_edges:
+            return False
+        nodes = self.nodes
+        if len(nodes) > 8:  # C-level iteration pays off past a few nodes
+            return all(map(is_, map(_edges_of, nodes), self.edges))
+        for node, edges in zip(nodes, self.edges):
+            if node._next_functions is not edges:
+                return False
+        return True
 
 
 _plan = [None]

@@ -187,8 +187,7 @@ def grad(outputs, inputs, grad_outputs=None, retain_graph=None, create_graph=Fal
         if not isinstance(t, engine.GradientEdge) and not t._requires_grad and not (
                 t._base is not None and t._base._requires_grad):
             raise RuntimeError("One of the differentiated Tensors does not require grad")
-    result = engine.run_backward(list(outputs), grads, retain_graph, create_graph, inputs=list(inputs),
-                                 accumulate=False)
+    result = engine.run_backward(outputs, grads, retain_graph, create_graph, inputs=inputs, accumulate=False)
     for i, g in enumerate(result):
         if g is None:
             if materialize_grads:

@@ -45,7 +45,8 @@ def _view_chain(out, base, fn, np_fn):
         out._fw_step = fn  # the view's JVP takes the same view of the tangent (view_jvp)
     if zeros_made[0]:
         zerotensor.view(out, base)
-    prev_fn, prev_np = base.__dict__.get("_view_fn"), base.__dict__.get("_np_view_fn")
+    attrs = base.__dict__
+    prev_fn, prev_np = attrs.get("_view_fn"), attrs.get("_np_view_fn")
     if prev_fn is None:
         out._view_fn, out._np_view_fn = fn, np_fn
     else:
