@@ -230,6 +230,14 @@ def run_backward(roots, root_grads, keep_graph, create_graph, inputs=None, accum
                         # PyTorch captures the gradient of a node it goes on to run before its tensor hooks
                         early = _capture(node, grads, captures, captured, inputs, accumulate, needed) or True
                     grads = run_tensor_pre_hooks(node, grads, listener)
+                hits = capturing and not early and not accumulate and node.__class__ is AccumulateGrad and \
+                    captures.get((node, 0))
+                if hits:  # grad()'s usual stop, a leaf among the inputs: what _capture does for it
+                    for i in hits:
+                        captured[i] = grads[0]
+                    if not keep_graph:
+                        node._release()
+                    continue
                 if capturing and not early:
                     # backward(inputs=...) runs a leaf's accumulator, hooks included; grad() only captures.
                     leaf_run = accumulate and node.__class__ is AccumulateGrad
