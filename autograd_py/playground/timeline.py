@@ -50,7 +50,7 @@ from types import MappingProxyType
 from . import step_hooks, timeline_export
 from .step_hooks import ENTER, NEXT
 from .timeline_loops import LoopGroups
-from .timeline_state import NodeIds, StateWatch
+from .timeline_state import NodeIds, StateWatch, saved_then
 
 STEP_LIMIT = 5000  # stored steps
 STEP_BUDGET = 50_000  # executed statements recorded one by one before the recorder rests
@@ -411,11 +411,12 @@ class Timeline(LoopGroups):
                 else:
                     known = current.get(id(n))
                     inputs.append(known[0] if known is not None and known[1]() is n else node_id(n))
-            rows[nid] = {"id": nid, "name": type(node).__name__, "line": line, "order": order, "step": self.total,
-                         "next": inputs, "_ref": weakref.ref(node), "_cls": type(node)}
+            row = rows[nid] = {"id": nid, "name": type(node).__name__, "line": line, "order": order,
+                               "step": self.total, "next": inputs, "_ref": weakref.ref(node), "_cls": type(node)}
             made.append(nid)
             if node._vars:
                 self.state.watch(node)
+                row["_saved"] = saved_then(node)  # (for when it is gone: ``timeline_past``)
         self.new_nodes = []
 
     def _last_line(self):

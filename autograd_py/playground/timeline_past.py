@@ -8,16 +8,19 @@ an ``AccumulateGrad``, its leaf's ``.grad``. Nothing is re-run: the states and g
 from the steps' deltas (``timeline.Timeline``), as the page folds them for the graph.
 
 A node the run's end no longer holds (a loop's earlier iteration, freed since) has no object to
-describe; its row in the timeline gives its name and inputs, and the folded states its saved
-tensors' (their names as the timeline last checked them, their values gone with it).
+describe; its row in the timeline gives its name and inputs, what it saved as it was made (shape,
+version, and the values of a tensor of at most 16, as a live node's details show them), and the
+folded states their states.
 
-Limits: a saved tensor's value is the one it holds at the run's end (a tensor saved alive at step
-k and freed later has no value to show); ``modified`` is as the timeline saw it (see
+Limits: a live node's saved tensor's value is the one it holds at the run's end (a tensor saved
+alive at step k and freed later has no value to show); a gone node's shows its values only while
+alive (a modified one's values then are not kept); ``modified`` is as the timeline saw it (see
 ``timeline_state``).
 """
 import numpy as np
 
 from . import graph
+from .timeline_state import kept_text
 from .views import describe
 
 
@@ -46,10 +49,12 @@ def describe_at(namespace, timeline, node_id, step):
         if row is None:
             return answer
         rows = timeline.node_rows
-        # Its saved tensors' names: as last checked while it lived (after a pass, or a version move).
-        known = {**dict.fromkeys(timeline.state.saved_last.get(internal, ()), "alive"), **saved}
+        # Its saved values as they were made (``timeline_state.saved_then``), in their states then.
+        then = row.get("_saved", {})
+        known = {**dict.fromkeys(then, "alive"), **dict.fromkeys(timeline.state.saved_last.get(internal, ()), "alive"),
+                 **saved}
         info = {"id": node_id, "kind": "grad_fn", "name": row["name"], "hooks": 0, "retains_grad": [],
-                "saved": [{"name": name, "state": state} for name, state in sorted(known.items())],
+                "saved": [_gone_entry(name, state, then.get(name)) for name, state in sorted(known.items())],
                 "formula": graph.formula(row["_cls"]) if "_cls" in row else "",
                 "next_functions": [[rows[n]["name"] if n in rows else "AccumulateGrad", 0] if n else [None, 0]
                                    for n in row["next"]],
@@ -67,6 +72,22 @@ def describe_at(namespace, timeline, node_id, step):
 
 
 _ABSENT = object()
+
+
+def _gone_entry(name, state, then):
+    """A gone node's saved value at a step, as ``graph._saved_entries`` words a live one's: shape,
+    version and (at most 16 values, while it is alive) the values it was saved with."""
+    entry = {"name": name, "state": state}
+    if isinstance(then, tuple):
+        shape, version, values = then
+        entry["shape"], entry["version"] = list(shape), version
+        if values is not None and state == "alive":
+            entry["value"] = graph.preview(values)["text"]
+    elif then is not None:
+        text = kept_text(then[0])
+        if text is not None:
+            entry["value"] = text
+    return entry
 
 
 def _entry_at(entry, saved):

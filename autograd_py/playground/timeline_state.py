@@ -14,6 +14,7 @@ import weakref
 import numpy as np
 
 from .._tensor import Tensor
+from ..saved_tensor import SavedTensor
 
 PREVIEW_ELEMENTS = 64
 # First values kept of a larger tensor (with min/max/mean): as many as the page shows of one
@@ -89,6 +90,43 @@ def _parameters(name, module):
         return [(f"{name}.{p}", t) for p, t in module.named_parameters()]
     except Exception:  # a half-built user Module must not break the view
         return []
+
+
+def saved_then(node):
+    """What a node's details show of its saved values, kept from when it was made, for when the node
+    is gone (``timeline_past``): a saved tensor's shape and version and, when it has at most 16 values
+    (``graph._saved_entries`` shows no more), a copy of them; another value itself when it is small
+    (a copy of an array: its repr is made only if asked for: index arrays' reprs cost ~100 us)."""
+    out = {}
+    for key, value in node._vars.items():
+        if value.__class__ is SavedTensor:
+            array = value.array
+            if value.hooks is None and array is not None:  # (``SavedTensor.sizes``, inline)
+                out[key] = (array.shape, value.version, array.copy() if array.size <= 16 else None)
+            else:  # packed by saved-tensor hooks: no values to show, as for a live node
+                out[key] = (value.sizes(), value.version, None)
+        else:
+            out[key] = [_kept(value)]  # (a list: a saved tuple stays apart from the tensor's triple)
+    return out
+
+
+_TOO_BIG = object()  # a saved value not kept (its repr is not shown for a gone node)
+
+
+def _kept(value, inner=False):
+    if value is None or isinstance(value, (bool, int, float, str)):
+        return value
+    if isinstance(value, np.ndarray):
+        return value.copy() if value.size <= 256 else _TOO_BIG
+    if not inner and type(value) in (tuple, list) and len(value) <= 16:
+        items = [_kept(v, True) for v in value]
+        return _TOO_BIG if any(v is _TOO_BIG for v in items) else type(value)(items)
+    return _TOO_BIG
+
+
+def kept_text(kept):
+    """The repr ``graph._saved_entries`` shows of a saved value ``saved_then`` kept, or None."""
+    return None if kept is _TOO_BIG else repr(kept)
 
 
 class NodeIds:

@@ -153,3 +153,28 @@ def test_an_iteration_of_a_10000_iteration_loop_opens(playground):
     expect(where).to_have_attribute("data-line", "4")
     # h = x * i with i = 4999 in the 5,000th iteration.
     expect(tab.page.locator("[data-testid=grads] tr[data-tensor=h]")).to_contain_text("9998.")
+
+
+GONE = """import torch
+a = torch.tensor([1.0, -1.0], requires_grad=True)
+for i in range(2):
+    c = (a * 1).exp()
+    c.sum().backward()
+"""
+
+
+def test_a_gone_nodes_saved_tensor_shows_the_values_it_was_saved_with(playground):
+    tab = playground
+    assert tab.run(GONE)["ok"]
+    slider = tab.testid("timeline")
+    details = tab.testid("node-details")
+    # Step 4: line 4 of the first iteration; its ExpBackward0 is gone by the run's end (c rebound).
+    slider.fill("4")
+    tab.page.locator("[data-testid=graph] g.node[data-name=ExpBackward0]").click()
+    expect(details.locator("[data-testid=details-at]")).to_have_text("as at step 4 of the timeline")
+    alive = details.locator("li.saved-alive")
+    expect(alive).to_have_count(1)
+    expect(alive.locator("pre.values")).to_have_text("[2.7183, 0.3679]")  # e^1, e^-1, as PyTorch prints them
+    slider.fill("6")  # its pass freed it: no values, as for a live node
+    expect(details.locator("li.saved-freed")).to_have_count(1)
+    expect(details.locator("li.saved-freed pre.values")).to_have_count(0)
