@@ -185,6 +185,9 @@ def _quiet(stmt, first_of_scope):
 
 
 _SCOPES = (ast.Module, ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)
+_COMPOUND = tuple(getattr(ast, name) for name in (
+    "FunctionDef", "AsyncFunctionDef", "ClassDef", "For", "AsyncFor", "While", "If", "With", "AsyncWith",
+    "Try", "TryStar", "Match") if hasattr(ast, name))
 
 
 def _add(node, loops, targets, module_level=True):
@@ -200,7 +203,8 @@ def _add(node, loops, targets, module_level=True):
         for i, stmt in enumerate(stmts):
             loop = isinstance(stmt, (ast.For, ast.While))
             names = _enters(stmt) if loop else None  # (before ``_add`` puts calls in its header)
-            _add(stmt, loops, targets, inner)
+            if isinstance(stmt, _COMPOUND):  # (a simple statement holds no statement)
+                _add(stmt, loops, targets, inner)
             if loop:
                 out.append(_statement(_LOOP_CALL, stmt.lineno, stmt, () if names is None else (names,)))
             elif not _quiet(stmt, i == 0 and field == "body" and isinstance(node, _SCOPES)):
