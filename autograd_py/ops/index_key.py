@@ -107,6 +107,20 @@ def split(key, ndim):
 
 def advanced(shape, placed):
     """The NumPy key for the index arrays ``placed`` on a tensor of ``shape``, after PyTorch's checks."""
+    key, expanded = advanced_key(shape, placed, 4)
+    check_values(shape, expanded)
+    return key
+
+
+def advanced_key(shape, placed, stacklevel=3):
+    """``advanced`` without its last checks (do the index arrays broadcast, are their values in
+    bounds): NumPy's indexing raises IndexError exactly then, so a reader can index first and
+    call :func:`check_values` for PyTorch's message only when it does.
+
+    Returns:
+        (key, expanded): the NumPy key, and the ``(dim, array)`` pairs ``check_values`` takes;
+        ``stacklevel`` is the uint8 warning's, from here.
+    """
     for _, a in placed:
         if a.dtype not in _INDEX_DTYPES:
             raise IndexError("tensors used as indices must be long, int, byte or bool tensors")
@@ -114,7 +128,7 @@ def advanced(shape, placed):
     for dim, a in placed:
         if a.dtype in MASK_DTYPES:
             if a.dtype != np.bool_:
-                warnings.warn(UINT8_WARNING, UserWarning, stacklevel=3)
+                warnings.warn(UINT8_WARNING, UserWarning, stacklevel=stacklevel)
             for j in range(a.ndim):
                 if a.shape[j] != shape[dim + j]:
                     raise IndexError(f"The shape of the mask {list(a.shape)} at index {j} does not match the "
@@ -122,16 +136,20 @@ def advanced(shape, placed):
             expanded.extend((dim + j, nz) for j, nz in enumerate(np.nonzero(a)))
         else:
             expanded.append((dim, a))
+    key = [slice(None)] * (max(d for d, _ in expanded) + 1)
+    for dim, a in expanded:
+        key[dim] = a
+    return tuple(key), expanded
+
+
+def check_values(shape, expanded):
+    """PyTorch's last checks of index arrays: they broadcast together, and their values are in bounds."""
     try:
         common = np.broadcast_shapes(*(a.shape for _, a in expanded))
     except ValueError:
         raise IndexError("shape mismatch: indexing tensors could not be broadcast together with shapes "
                          + ", ".join(str(list(a.shape)) for _, a in expanded)) from None
     _check_bounds(shape, expanded, common)
-    key = [slice(None)] * (max(d for d, _ in expanded) + 1)
-    for dim, a in expanded:
-        key[dim] = a
-    return tuple(key)
 
 
 def _check_bounds(shape, expanded, common):

@@ -71,8 +71,9 @@ def _scatter(grad, shape, key, node):
     return out
 
 
-def _read(t, key, cls=None, **attrs):
-    data = t._data[key]
+def _read(t, key, cls=None, data=None, **attrs):
+    if data is None:
+        data = t._data[key]
     out = _make(data if data.flags.c_contiguous else data.copy())  # PyTorch's index gives a contiguous result
     if grad_on(t):
         node = (cls or IndexBackward0)()
@@ -241,7 +242,13 @@ def getitem(input, key):
     out = _views(input, basic)
     if placed:
         _stale_first(out)  # at::index reads the input's grad_fn before its kernel checks the indices
-        return _read(out, index_key.advanced(out._data.shape, placed))
+        key, expanded = index_key.advanced_key(out._data.shape, placed)
+        try:
+            data = out._data[key]
+        except IndexError:  # NumPy checks what PyTorch checks last; PyTorch's message then
+            index_key.check_values(out._data.shape, expanded)
+            raise
+        return _read(out, key, data=data)
     if out is input:
         out = _view_chain(_make(input._data[...]), input, lambda x: x, lambda a: a)
         if grad_on(input):
