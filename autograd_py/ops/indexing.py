@@ -232,6 +232,14 @@ def getitem(input, key):
         size = input._data.shape[0]
         if not -size <= key < size:
             raise IndexError(f"index {key} is out of bounds for dimension 0 with size {size}")
+        if nd > 1:  # _basic inline: a row is a view already, without its Ellipsis
+            fn = lambda x, i=key: select(x, 0, i)  # noqa: E731
+            out = _view_chain(_make(input._data[key]), input, fn, lambda a, i=key: a[i])
+            if grad_on(input):
+                node = SelectBackward0()
+                node.shape, node.key, node.redo = input._data.shape, (key, Ellipsis), fn
+                record(out, node, (input,))
+            return out
         return _basic(input, (key,), SelectBackward0, lambda x, i=key: select(x, 0, i))
     if key.__class__ is slice:
         if not nd:
