@@ -11,6 +11,9 @@ from .shape import unsqueeze
 from .reduce_dims import _as_result, _dims, _input_dims, _reduced, _Reduction, _user_dims
 
 
+_F64 = np.dtype(np.float64)
+
+
 # ---------------------------------------------------------------------------- sum / mean / prod
 def _accurate(fn, data, dims, keepdim):
     """Reduces float32/16 in float64 and rounds once, which gives PyTorch's correctly rounded sums.
@@ -99,7 +102,13 @@ def mean(input, dim=None, keepdim=False, dtype=None):
         raise RuntimeError("mean(): could not infer output dtype. Input dtype must be either a floating "
                            f"point or complex dtype. Got: {input.dtype.legacy_name[:-6]}")
     dims = _input_dims(input, dim, data.ndim)
-    if data.size:
+    count = 1
+    for d in dims:
+        count *= data.shape[d]
+    if data.size and data.dtype is _F64:
+        # np.mean's own steps (a sum, then a true divide by the count), without its Python (~3 us)
+        out = _make(np.asarray(np.add.reduce(data, axis=dims, keepdims=keepdim) / count, order="C"))
+    elif data.size:
         out = _make(_accurate(np.mean, data, dims, keepdim))
     else:
         with warnings.catch_warnings():  # NaN for an empty mean, without NumPy's RuntimeWarning
@@ -109,7 +118,7 @@ def mean(input, dim=None, keepdim=False, dtype=None):
         node = MeanBackward0() if dim is None else MeanBackward1()
         if dim is not None:
             node.dim = _user_dims(dim)
-        node.count = int(np.prod([data.shape[d] for d in dims])) if data.ndim else 1
+        node.count = count
         record(out, _reduced(input, dims, keepdim, node), (input,))
     return out
 
