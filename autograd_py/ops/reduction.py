@@ -86,7 +86,6 @@ class MeanBackward0(_Reduction):
         return mean(t, dim, self.keepdim, dtype=_dtype_of(t, result))
 
     def backward(self, grad):
-        from .pointwise import div_scalar
         return div_scalar(self._back(grad), self.count)  # sum's backward / numel: DivBackward1
 
 
@@ -282,6 +281,7 @@ def count_nonzero(input, dim=None):
 from .extremes import amax, amin, argmax, argmin, max, min  # noqa: E402
 from .gather import gather  # noqa: E402
 from .statistics import norm, std, var  # noqa: E402
+from .pointwise import div_scalar  # noqa: E402
 
 __all__ = ["sum", "mean", "prod", "cumsum", "all", "any", "count_nonzero", "amax", "amin", "argmax", "argmin", "max",
            "min", "gather", "norm", "std", "var"]
