@@ -29,7 +29,15 @@ def _same_dtype(a, b, op):
 
 
 def _strides(x):
-    return tuple(s // x.itemsize for s in x.strides)
+    st, n = x.strides, x.itemsize
+    if len(st) == 2:
+        return (st[0] // n, st[1] // n)
+    return tuple(s // n for s in st)
+
+
+# the attribute names mm's and addmm's nodes keep their operands' sizes and strides under
+_KEYS = {(a, b): (f"{a}_sym_sizes", f"{b}_sym_sizes", f"{a}_sym_strides", f"{b}_sym_strides")
+         for a, b in (("self", "mat2"), ("mat1", "mat2"))}
 
 
 def _product_node(cls, out, a, b, first="self", second="mat2"):
@@ -43,9 +51,11 @@ def _product_node(cls, out, a, b, first="self", second="mat2"):
         saved[first] = a
     node.save(**saved)
     if cls.keeps:
-        node.__dict__.update({f"{first}_sym_sizes": a._data.shape, f"{second}_sym_sizes": b._data.shape,
-                              f"{first}_sym_strides": _strides(a._data) if a._requires_grad else (),
-                              f"{second}_sym_strides": _strides(b._data) if b._requires_grad else ()})
+        sizes_a, sizes_b, strides_a, strides_b = _KEYS[first, second]
+        attrs = node.__dict__
+        attrs[sizes_a], attrs[sizes_b] = a._data.shape, b._data.shape
+        attrs[strides_a] = _strides(a._data) if a._requires_grad else ()
+        attrs[strides_b] = _strides(b._data) if b._requires_grad else ()
     return node
 
 
