@@ -47,8 +47,16 @@ def run(node, grads):
     nd = d.ndim
     if nd > 1 and not d.flags.c_contiguous:
         return None
-    if node._vars:
-        _check_saved(node)  # PyTorch unpacks (and checks) every saved tensor first, read or not
+    saved = node._vars
+    if saved:
+        # PyTorch unpacks (and checks) every saved tensor first, read or not: _check_saved, whose
+        # work is this loop for unchanged saved tensors of a live node
+        if node._freed:
+            _check_saved(node)
+        for value in saved.values():
+            if value.__class__ is not SavedTensor or value.counter[0] != value.version:
+                _check_saved(node)
+                break
     arg = d if nd else d[()]
     # no formula starts another (hooks run outside them), so there is no outer call to restore
     raw_call[0], raw_call[1] = node, dtype

@@ -163,8 +163,8 @@ def grad(outputs, inputs, grad_outputs=None, retain_graph=None, create_graph=Fal
         warnings.warn("only_inputs argument is deprecated and is ignored now (defaults to True). To accumulate "
                       "gradient for other parts of the graph, please use torch.autograd.backward.",
                       FutureWarning, stacklevel=2)
-    outputs = _as_tuple(outputs)
-    inputs = _as_tuple(inputs)
+    outputs = (outputs,) if outputs.__class__ is Tensor else _as_tuple(outputs)
+    inputs = (inputs,) if inputs.__class__ is Tensor else _as_tuple(inputs)
     if is_grads_batched:
         from ..batching import grads_batched
         gos = _as_tuple(grad_outputs) if grad_outputs is not None else (None,) * len(outputs)
@@ -174,14 +174,18 @@ def grad(outputs, inputs, grad_outputs=None, retain_graph=None, create_graph=Fal
                                   materialize_grads)
     if len(inputs) == 0:
         raise RuntimeError("`inputs` argument to `grad()` cannot be empty.")
-    grads = _as_tuple(grad_outputs) if grad_outputs is not None else (None,) * len(outputs)
+    grads = (grad_outputs,) if grad_outputs.__class__ is Tensor else _as_tuple(grad_outputs) \
+        if grad_outputs is not None else (None,) * len(outputs)
     grads = _make_grads(outputs, grads)
     if len(grads) != len(outputs):
         raise RuntimeError(f"got {len(outputs)} tensors and {len(grads)} gradients")
     if retain_graph is None:
         retain_graph = create_graph
-    _check_roots(outputs)
+    if len(outputs) != 1 or not outputs[0]._requires_grad or outputs[0]._base is not None:
+        _check_roots(outputs)  # what it checks holds for one output that requires grad and is no view
     for t in inputs:
+        if t.__class__ is Tensor and t._requires_grad:
+            continue
         # A view requires grad once its base does (``requires_grad_`` after the view was taken),
         # though it has no history of its own: its gradient is then unused, not an error.
         if not isinstance(t, engine.GradientEdge) and not t._requires_grad and not (
