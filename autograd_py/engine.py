@@ -187,39 +187,46 @@ def run_backward(roots, root_grads, keep_graph, create_graph, inputs=None, accum
     current_task[0] = (deps, needed, captures, accumulate)  # made a GraphTask when asked (running_task)
     # The one node made ready while the heap was empty waits here, which spares a chain of
     # single-input nodes the heap: nothing else could run before it.
-    alone = None
+    alone = alone_buf = None
     try:
         # The root hands on its gradients as the loop below hands on a node's (it has no hooks,
         # formula nor saved values to run or free).
         for (nxt, nr), g in zip(root._next_functions, root_grads):
             if needed is not None and nxt not in needed:
                 continue
-            buf = buffers.get(nxt)
+            remaining = deps[nxt] - 1
+            if remaining:
+                deps[nxt] = remaining
+                buf = buffers.get(nxt)
+                if buf is None:
+                    buffers[nxt] = buf = [None] * nxt.num_outputs
+                    buf[nr] = g
+                elif g is not None:
+                    buf[nr] = g if buf[nr] is None else _add_grads(buf[nr], g, create_graph)
+                continue
+            buf = buffers.pop(nxt, None)
             if buf is None:
-                buffers[nxt] = buf = [None] * nxt.num_outputs
+                buf = [None] * nxt.num_outputs
                 buf[nr] = g
             elif g is not None:
                 buf[nr] = g if buf[nr] is None else _add_grads(buf[nr], g, create_graph)
-            remaining = deps[nxt] - 1
-            deps[nxt] = remaining
-            if remaining == 0:
-                if alone is None and not ready:
-                    alone = nxt
-                    continue
-                if alone is not None:
-                    heappush(ready, (-alone._seq, tie, alone))
-                    tie += 1
-                    alone = None
-                heappush(ready, (-nxt._seq, tie, nxt))
+            if alone is None and not ready:
+                alone, alone_buf = nxt, buf
+                continue
+            if alone is not None:
+                heappush(ready, (-alone._seq, tie, alone, alone_buf))
                 tie += 1
+                alone = alone_buf = None
+            heappush(ready, (-nxt._seq, tie, nxt, buf))
+            tie += 1
         while True:
             if alone is not None:
-                node, alone = alone, None
+                node, grads = alone, alone_buf
+                alone = alone_buf = None
             elif ready:
-                node = heappop(ready)[2]
+                _, _, node, grads = heappop(ready)
             else:
                 break
-            grads = buffers.pop(node)
             if ((capture_nodes and node in capture_nodes) or node._pre_hooks or node._retain_grad_refs
                     or node._node_pre_hooks or node.__class__ is AccumulateGrad):
                 # the rare steps, tested once together: most nodes have no hooks and are no leaf
@@ -293,11 +300,29 @@ def run_backward(roots, root_grads, keep_graph, create_graph, inputs=None, accum
                 if nxt is None or (needed is not None and nxt not in needed):
                     continue
                 g = out[i]
-                buf = buffers.get(nxt)
+                remaining = deps[nxt] - 1
+                if remaining:
+                    deps[nxt] = remaining
+                    buf = buffers.get(nxt)
+                    if buf is None:
+                        if g is not None:
+                            out[i] = None
+                        buffers[nxt] = buf = [None] * nxt.num_outputs
+                        buf[nr] = g
+                    elif g is not None:
+                        if buf[nr] is None:
+                            buf[nr] = g
+                            out[i] = None
+                        else:
+                            buf[nr] = _add_grads(buf[nr], g, create_graph)
+                    continue
+                # the last edge into nxt: its buffer leaves the dict with it, and it is ready (deps
+                # keeps the node, as running_task's will_execute asks, not the count)
+                buf = buffers.pop(nxt, None)
                 if buf is None:
                     if g is not None:
                         out[i] = None
-                    buffers[nxt] = buf = [None] * nxt.num_outputs
+                    buf = [None] * nxt.num_outputs
                     buf[nr] = g
                 elif g is not None:
                     if buf[nr] is None:
@@ -305,18 +330,15 @@ def run_backward(roots, root_grads, keep_graph, create_graph, inputs=None, accum
                         out[i] = None
                     else:
                         buf[nr] = _add_grads(buf[nr], g, create_graph)
-                remaining = deps[nxt] - 1
-                deps[nxt] = remaining
-                if remaining == 0:
-                    if alone is None and not ready:
-                        alone = nxt
-                        continue
-                    if alone is not None:
-                        heappush(ready, (-alone._seq, tie, alone))
-                        tie += 1
-                        alone = None
-                    heappush(ready, (-nxt._seq, tie, nxt))
+                if alone is None and not ready:
+                    alone, alone_buf = nxt, buf
+                    continue
+                if alone is not None:
+                    heappush(ready, (-alone._seq, tie, alone, alone_buf))
                     tie += 1
+                    alone = alone_buf = None
+                heappush(ready, (-nxt._seq, tie, nxt, buf))
+                tie += 1
             # a buffer slot must be its gradient's only holder (AccumulateGrad steals it then), also
             # when the node handed the same tensor to an edge that goes nowhere (AddBackward0's scalar)
             g = out = None
