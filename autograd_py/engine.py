@@ -185,8 +185,10 @@ def run_backward(roots, root_grads, keep_graph, create_graph, inputs=None, accum
     fw_levels = forward_mode.levels
     prev_task = current_task[0]
     current_task[0] = (deps, needed, captures, accumulate)  # made a GraphTask when asked (running_task)
-    # The one node made ready while the heap was empty waits here, which spares a chain of
-    # single-input nodes the heap: nothing else could run before it.
+    # The ready node that runs next (before every node in the heap: a higher seq, or the same
+    # seq, a leaf's, and ready sooner) waits here, out of the heap, with its buffer: the two run
+    # nodes in the heap's order, and a chain of single-input nodes, or a node whose newest input
+    # becomes ready, skips the heap.
     alone = alone_buf = None
     try:
         # The root hands on its gradients as the loop below hands on a node's (it has no hooks,
@@ -210,13 +212,16 @@ def run_backward(roots, root_grads, keep_graph, create_graph, inputs=None, accum
                 buf[nr] = g
             elif g is not None:
                 buf[nr] = g if buf[nr] is None else _add_grads(buf[nr], g, create_graph)
-            if alone is None and not ready:
-                alone, alone_buf = nxt, buf
-                continue
-            if alone is not None:
+            if alone is None:
+                if not ready or -nxt._seq < ready[0][0]:
+                    alone, alone_buf = nxt, buf
+                    continue
+            elif nxt._seq > alone._seq:
+                # only a finite seq is overtaken, and no other node has it: its tie is immaterial
                 heappush(ready, (-alone._seq, tie, alone, alone_buf))
                 tie += 1
-                alone = alone_buf = None
+                alone, alone_buf = nxt, buf
+                continue
             heappush(ready, (-nxt._seq, tie, nxt, buf))
             tie += 1
         while True:
@@ -330,13 +335,16 @@ def run_backward(roots, root_grads, keep_graph, create_graph, inputs=None, accum
                         out[i] = None
                     else:
                         buf[nr] = _add_grads(buf[nr], g, create_graph)
-                if alone is None and not ready:
-                    alone, alone_buf = nxt, buf
-                    continue
-                if alone is not None:
+                if alone is None:
+                    if not ready or -nxt._seq < ready[0][0]:
+                        alone, alone_buf = nxt, buf
+                        continue
+                elif nxt._seq > alone._seq:
+                    # only a finite seq is overtaken, and no other node has it: its tie is immaterial
                     heappush(ready, (-alone._seq, tie, alone, alone_buf))
                     tie += 1
-                    alone = alone_buf = None
+                    alone, alone_buf = nxt, buf
+                    continue
                 heappush(ready, (-nxt._seq, tie, nxt, buf))
                 tie += 1
             # a buffer slot must be its gradient's only holder (AccumulateGrad steals it then), also
