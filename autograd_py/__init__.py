@@ -23,7 +23,8 @@ from .dtypes import (bool, double, dtype, float, float16, float32, float64, get_
 from .formatting import set_printoptions
 from .grad_mode import (enable_grad, inference_mode, is_anomaly_enabled, is_grad_enabled,
                         is_inference_mode_enabled, no_grad, set_grad_enabled)
-from .ops.indexing import index_add, index_select, masked_fill, masked_select, narrow, nonzero, select
+from .ops.advanced_indexing import index_add, index_select, masked_fill, masked_select, nonzero
+from .ops.indexing import narrow, select
 from .ops.sorting import argsort, msort, sort, topk
 from .ops.ternary import addcdiv, addcmul, lerp
 from .ops.linalg import addmm, bmm, dot, inner, matmul, mm, mv, outer

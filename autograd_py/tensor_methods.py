@@ -3,6 +3,7 @@
 from . import creation as C
 from . import devices, dtypes
 from .ops import addmv as AMV
+from .ops import advanced_indexing as AI
 from .ops import binary_math as BM
 from .ops import comparison as CMP
 from .ops import cumprod as CP
@@ -49,8 +50,8 @@ _METHODS = {
     "flip": J.flip_method, "movedim": S.movedim, "moveaxis": S.movedim,
     "diagonal": D.diagonal, "diag_embed": D.diag_embed, "diag": D.diag, "trace": D.trace,
     # indexing
-    "narrow": I.narrow, "select": I.select, "index_select": I.index_select, "masked_fill": I.masked_fill,
-    "masked_select": I.masked_select, "nonzero": I.nonzero, "index_add": I.index_add,
+    "narrow": I.narrow, "select": I.select, "index_select": AI.index_select, "masked_fill": AI.masked_fill,
+    "masked_select": AI.masked_select, "nonzero": AI.nonzero, "index_add": AI.index_add,
     # sorting
     "sort": SO.sort, "argsort": SO.argsort, "msort": SO.msort, "topk": SO.topk,
     # products

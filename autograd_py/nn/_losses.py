@@ -6,7 +6,7 @@ from ..ops import pointwise as _P
 from ..ops import reduction as _R
 from ..ops import softmax as _SM
 from ..ops.base import Tensor, np
-from ..ops.indexing import masked_fill
+from ..ops.advanced_indexing import masked_fill
 from ..ops.shape import broadcast_to, reshape
 from . import _loss_ops as _L
 

@@ -31,7 +31,7 @@ class FmaxBackward0(Node):
         # self: grad.masked_fill((self >= other).logical_or_(other.isnan()).logical_not_(), 0)
         # other: grad.masked_fill((self >= other).logical_or_(other.isnan()), 0)
         from .comparison import isnan, logical_not, logical_or
-        from .indexing import masked_fill
+        from .advanced_indexing import masked_fill
         a, b = self.saved("self"), self.saved("other")
         kept = logical_or(self.picks(a, b), isnan(b))
         ga = masked_fill(grad, logical_not(kept), 0) if self._next_functions[0][0] is not None else None

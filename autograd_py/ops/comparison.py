@@ -186,7 +186,7 @@ class MinimumBackward0(Node):
 def _pick_backward(grad, a, b, a_loses, b_loses):
     """derivatives.yaml's ``where(self == other, grad / 2, grad).masked_fill_(loses, 0)``: ties split
     the gradient, and where a NaN makes both comparisons false, both inputs receive all of it."""
-    from .indexing import masked_fill
+    from .advanced_indexing import masked_fill
     shared = where(a == b, grad / 2, grad)
     return written_in_place(masked_fill(shared, a_loses, 0)), written_in_place(masked_fill(shared, b_loses, 0))
 
@@ -241,7 +241,7 @@ def _float_copies(input, other):
 
 def where(condition, input=None, other=None):
     if input is None and other is None:
-        from .indexing import nonzero
+        from .advanced_indexing import nonzero
         return nonzero(condition, as_tuple=True)
     cond = condition._data if isinstance(condition, Tensor) else np.asarray(condition)
     input, other = _float_copies(input, other)

@@ -45,7 +45,7 @@ class MaxBackward1(_Reduction):
     def backward(self, grad):
         # PyTorch's evenly_distribute_backward: ties share the gradient evenly, and a NaN result
         # (NaN wins) sends it to the NaN elements: zeros_like(input).masked_fill_(mask, grad / count).
-        from .indexing import masked_fill
+        from .advanced_indexing import masked_fill
         x, result = self.saved("self"), self.saved("result")
         mask = _make(np.isnan(x._data)) if np.isnan(result._data) else x == result
         if batch_ndim[0]:

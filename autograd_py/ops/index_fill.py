@@ -31,7 +31,7 @@ class IndexFillBackward1(Node):
         return index_fill(st, self.dim, self.index, vt)
 
     def backward(self, grad):
-        from .indexing import index_select
+        from .advanced_indexing import index_select
         needs = [fn is not None for fn, _ in self._next_functions]
         gs = index_fill(grad, self.dim, self.index, 0) if needs[0] else None
         unique = _make(np.unique(self.index._data))

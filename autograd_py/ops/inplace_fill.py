@@ -140,7 +140,7 @@ MASKED_FILL_EXPANDED_WARNING = (
 
 def masked_fill_(t, mask, value):
     """Fills ``t`` with ``value`` where ``mask`` is True, in place. Returns ``t``."""
-    from .indexing import masked_fill
+    from .advanced_indexing import masked_fill
     if has_internal_overlap(t):
         warnings.warn(MASKED_FILL_EXPANDED_WARNING, UserWarning, stacklevel=2)
     where = None

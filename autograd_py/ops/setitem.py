@@ -9,7 +9,8 @@ import warnings
 from ..node import Node
 from . import index_key
 from .base import Tensor, _make, grad_on, np, record
-from .indexing import ZERO_DIM_INDEX, _batched_key, _read, _views
+from .advanced_indexing import _batched_key, _read
+from .indexing import ZERO_DIM_INDEX, _views
 from .shape import expand, unsqueeze, view
 
 

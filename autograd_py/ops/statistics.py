@@ -64,14 +64,14 @@ class StdBackward0(_Reduction):
 
     def jvp(self, tangents, inputs, result):
         # var's JVP / (2 * result), 0 where the std is 0
-        from .indexing import masked_fill
+        from .advanced_indexing import masked_fill
         from .pointwise import mul_scalar
         v = _as_result(_var_jvp(self, tangents[0], inputs[0]), result)
         return masked_fill(v / mul_scalar(result, 2.0), result == 0, 0)
 
     def backward(self, grad):
         # std_backward: grad / (2 std), taken as 0 where the std is 0, then var's backward.
-        from .indexing import masked_fill
+        from .advanced_indexing import masked_fill
         from .pointwise import mul_scalar
         result = self.saved("result")
         return _var_backward(self, masked_fill(grad / mul_scalar(result, 2), result == 0, 0), self.saved("self"))
@@ -132,7 +132,7 @@ class LinalgVectorNormBackward0(_Reduction):
 
     def jvp(self, tangents, inputs, result):
         # FunctionsManual's norm_jvp
-        from .indexing import masked_fill
+        from .advanced_indexing import masked_fill
         x, t, p, norm_ = inputs[0], tangents[0], self.p, result
         if p == 0:
             return _make(np.zeros(result._data.shape, result._data.dtype))
@@ -156,7 +156,7 @@ class LinalgVectorNormBackward0(_Reduction):
 
     def backward(self, grad):
         # FunctionsManual's norm_backward; the gradient at a zero norm is taken as 0 (a subgradient).
-        from .indexing import masked_fill
+        from .advanced_indexing import masked_fill
         x, norm_ = self.saved("self"), self.saved("result")
         nb = batch_ndim[0]
         if not self.keepdim and x._data.ndim and (nb or not self.over_all):

@@ -317,7 +317,7 @@ class SgnBackward0(Node):
         x, s = self.saved("self"), self.saved("result")
         if x._data.dtype.kind != "c":
             return zerotensor.mark(_make(np.zeros(grad._data.shape, dtype=x._data.dtype)))
-        from .indexing import masked_fill
+        from .advanced_indexing import masked_fill
         a = abs(x)
         return masked_fill((grad - s * s * grad) / mul_scalar(a, 2.0), a == 0, 0)
 
