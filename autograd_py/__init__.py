@@ -27,7 +27,8 @@ from .ops.advanced_indexing import index_add, index_select, masked_fill, masked_
 from .ops.indexing import narrow, select
 from .ops.sorting import argsort, msort, sort, topk
 from .ops.ternary import addcdiv, addcmul, lerp
-from .ops.linalg import addmm, bmm, dot, inner, matmul, mm, mv, outer
+from .ops.linalg import addmm, bmm, dot, inner, mm, mv, outer
+from .ops.matmul import matmul
 from .ops.addmv import addmv
 from .ops.binary_math import arctan2, atan2, fmax, fmin
 from .ops.unary import frac

@@ -12,6 +12,7 @@ from .ops import indexing as I
 from .ops import inplace as IP
 from .ops import joining as J
 from .ops import linalg as L
+from .ops import matmul as MM
 from .ops import pointwise as P
 from .ops import reduction as R
 from .ops import shape as S
@@ -55,7 +56,7 @@ _METHODS = {
     # sorting
     "sort": SO.sort, "argsort": SO.argsort, "msort": SO.msort, "topk": SO.topk,
     # products
-    "mm": L.mm, "matmul": L.matmul, "dot": L.dot, "mv": L.mv, "bmm": L.bmm, "outer": L.outer, "addmv": AMV.addmv,
+    "mm": L.mm, "matmul": MM.matmul, "dot": L.dot, "mv": L.mv, "bmm": L.bmm, "outer": L.outer, "addmv": AMV.addmv,
     # in place
     "zero_": IP.zero_, "fill_": IP.fill_, "copy_": IP.copy_,
 }
@@ -113,8 +114,8 @@ Tensor.__truediv__ = P.div
 Tensor.__rtruediv__ = lambda self, other: P.mul(P.reciprocal(self), other)
 Tensor.__pow__ = P.pow
 Tensor.__rpow__ = lambda self, other: P.pow(other, self)
-Tensor.__matmul__ = L.matmul
-Tensor.__rmatmul__ = lambda self, other: L.matmul(other, self)
+Tensor.__matmul__ = MM.matmul
+Tensor.__rmatmul__ = lambda self, other: MM.matmul(other, self)
 Tensor.__neg__ = P.neg
 Tensor.__pos__ = lambda self: self
 Tensor.__abs__ = P.abs

@@ -10,7 +10,8 @@ from ..ops import inplace as _inplace
 from ..ops import pointwise as _P
 from ..ops import softmax as _SM
 from ..ops.base import Tensor, _make, np
-from ..ops.linalg import addmm, matmul, mm
+from ..ops.linalg import addmm, mm
+from ..ops.matmul import matmul
 from ..ops.shape import expand, reshape, t
 from ._adaptive_pool_ops import adaptive_avg_pool2d
 from ._activation_ops import constant_pad_nd, elu as _elu, gelu, leaky_relu as _leaky_relu, leaky_relu_ as _leaky_relu_

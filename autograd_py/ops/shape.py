@@ -227,7 +227,7 @@ class UnsafeViewBackward0(ViewBackward0):
     fw_alias = True
 
     def jvp(self, tangents, inputs, result):
-        from .linalg import _unsafe_view
+        from .matmul import _unsafe_view
         return _unsafe_view(tangents[0], result._data.shape)
 
 
