@@ -32,9 +32,9 @@ from .ops.matmul import matmul
 from .ops.addmv import addmv
 from .ops.binary_math import arctan2, atan2, fmax, fmin
 from .ops.unary import frac
-from .ops.comparison import (allclose, clamp, clamp_max, clamp_min, eq, equal, floor_divide, fmod, ge, gt,
-                             isfinite, isinf, isnan, le, logical_and, logical_not, logical_or, lt, maximum,
-                             minimum, ne, remainder, where)
+from .ops.comparison import (allclose, clamp, clamp_max, clamp_min, eq, equal, ge, gt, isfinite, isinf, isnan,
+                             le, logical_and, logical_not, logical_or, lt, maximum, minimum, ne, where)
+from .ops.remainders import floor_divide, fmod, remainder
 from .ops.pointwise import (abs, add, ceil, clone, cos, div, exp, floor, log, log1p, mul, neg, pow,
                             reciprocal, relu, round, rsub, sgn, sigmoid, sign, sin, sqrt, square, sub, tan, tanh,
                             trunc)

@@ -15,6 +15,7 @@ from .ops import linalg as L
 from .ops import matmul as MM
 from .ops import pointwise as P
 from .ops import reduction as R
+from .ops import remainders as RM
 from .ops import shape as S
 from .ops import softmax as SM
 from .ops import sorting as SO
@@ -36,7 +37,7 @@ _METHODS = {
     "clone": P.clone, "eq": CMP.eq, "ne": CMP.ne, "lt": CMP.lt, "le": CMP.le, "gt": CMP.gt, "ge": CMP.ge,
     "logical_not": CMP.logical_not, "logical_and": CMP.logical_and, "logical_or": CMP.logical_or,
     "isnan": CMP.isnan, "isinf": CMP.isinf, "isfinite": CMP.isfinite, "allclose": CMP.allclose, "equal": CMP.equal,
-    "floor_divide": CMP.floor_divide, "remainder": CMP.remainder, "fmod": CMP.fmod,
+    "floor_divide": RM.floor_divide, "remainder": RM.remainder, "fmod": RM.fmod,
     "fmax": BM.fmax, "fmin": BM.fmin, "atan2": BM.atan2, "arctan2": BM.atan2, "frac": U.frac,
     # reductions
     "sum": R.sum, "mean": R.mean, "prod": R.prod, "max": R.max, "min": R.min, "amax": R.amax, "amin": R.amin,
@@ -119,10 +120,10 @@ Tensor.__rmatmul__ = lambda self, other: MM.matmul(other, self)
 Tensor.__neg__ = P.neg
 Tensor.__pos__ = lambda self: self
 Tensor.__abs__ = P.abs
-Tensor.__floordiv__ = CMP.floor_divide
-Tensor.__rfloordiv__ = lambda self, other: CMP.floor_divide(other, self)
-Tensor.__mod__ = CMP.remainder
-Tensor.__rmod__ = lambda self, other: CMP.remainder(other, self)
+Tensor.__floordiv__ = RM.floor_divide
+Tensor.__rfloordiv__ = lambda self, other: RM.floor_divide(other, self)
+Tensor.__mod__ = RM.remainder
+Tensor.__rmod__ = lambda self, other: RM.remainder(other, self)
 Tensor.__eq__ = CMP.eq
 Tensor.__ne__ = CMP.ne
 Tensor.__lt__ = CMP.lt
