@@ -51,7 +51,7 @@ def reset_torch_state():
 
     Snippets run one after another in a single process (the playground does
     the same), so grad mode must start enabled for every snippet.  Print
-    options, default dtype, default device and warn_always are reset only when the module offers them, so
+    options, default dtype, default device, warn_always and cudnn's flags are reset only when the module offers them, so
     that a missing convenience does not mask the real comparison.
     """
     torch = sys.modules.get("torch")
@@ -72,6 +72,11 @@ def reset_torch_state():
     set_warn_always = getattr(torch, "set_warn_always", None)
     if set_warn_always is not None:
         set_warn_always(False)
+    # Reproducibility boilerplate sets these flags; what runs next (a test reading their
+    # defaults, as test_api_parity does) must find PyTorch's.
+    cudnn = getattr(getattr(torch, "backends", None), "cudnn", None)
+    if cudnn is not None:
+        cudnn.deterministic = cudnn.benchmark = False
 
 
 def run_source(source, filename="<snippet>"):
