@@ -63,3 +63,19 @@ def test_matmul_of_unfoldable_batch_expands_into_bmm():
     a = torch.randn(3, 2, 4, dtype=torch.float64).transpose(0, 1).requires_grad_()
     out = torch.matmul(a, torch.randn(4, 2, dtype=torch.float64))
     assert _chain(out) == ["UnsafeViewBackward0", "BmmBackward0", "ReshapeAliasBackward0", "ExpandBackward0"]
+
+
+def test_unsafe_view_is_one_node_for_matmul_and_reshape_as_pytorchs():
+    # PyTorch 2.13: both end in UnsafeViewBackward0 showing _saved_self_sym_sizes, (6, 5) and (3, 2);
+    # the result is no view, so an in-place op on it records plainly and backward runs through it.
+    a = torch.ones(2, 3, 4, requires_grad=True)
+    x = torch.arange(6.).reshape(2, 3).requires_grad_()
+    m, r = a @ torch.ones(4, 5), x.t().reshape(6)
+    assert type(m.grad_fn) is type(r.grad_fn)
+    assert (m.grad_fn.name(), m.grad_fn._saved_self_sym_sizes, r.grad_fn._saved_self_sym_sizes) == (
+        "UnsafeViewBackward0", (6, 5), (3, 2))
+    assert m._base is None and r._base is None
+    m.mul_(2), r.mul_(2)
+    assert (m.grad_fn.name(), r.grad_fn.name(), m._version, r._version) == ("MulBackward0", "MulBackward0", 1, 1)
+    (m.sum() + r.sum()).backward()
+    assert a.grad.tolist() == np.full((2, 3, 4), 10.0).tolist() and x.grad.tolist() == [[2.0] * 3] * 2

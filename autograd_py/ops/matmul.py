@@ -2,10 +2,9 @@
 ``grad_fn`` chain (e.g. ``SqueezeBackward4 -> MmBackward0``) reads the same; apart because its
 dispatch, folding and batch broadcasting are a topic of their own.
 """
-from ..node import Node
-from .base import Tensor, _make, batched, grad_on, np, record
+from .base import Tensor, _make, grad_on, np
 from .linalg import bmm, dot, mm, mv
-from .shape import expand, reshape, squeeze, t, transpose, unsqueeze
+from .shape import _unsafe_view, expand, reshape, squeeze, t, transpose, unsqueeze
 
 
 def matmul(input, other):
@@ -94,22 +93,3 @@ def _matmul_bmm(input, other):
         return _unsafe_view(squeeze(bmm(a, b), -1), batch + ((n,) if da > 1 else ()))
     b = reshape(expand(other, batch + (m2, p)), (size, m2, p))
     return _unsafe_view(bmm(a, b), batch + ((n,) if da > 1 else ()) + (p,))
-
-
-class UnsafeViewBackward0(Node):
-    fw_alias = True  # _unsafe_view of the tangent shares its memory, as PyTorch's does
-
-    def jvp(self, tangents, inputs, result):
-        return _unsafe_view(tangents[0], result._data.shape)  # auto_linear
-
-    def backward(self, grad):
-        return reshape(grad, batched(grad, self.shape))
-
-
-def _unsafe_view(input, shape):
-    out = _make(input._data.reshape(shape))
-    if grad_on(input):
-        node = UnsafeViewBackward0()
-        node.shape = input._data.shape
-        record(out, node, (input,))
-    return out

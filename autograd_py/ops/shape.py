@@ -221,14 +221,18 @@ class ViewBackward0(Node):
         return reshape(grad, batched(grad, self.shape))
 
 
-class UnsafeViewBackward0(ViewBackward0):
-    """reshape of a tensor whose strides allow no view: a copy, whose tangent (the clone's) is
-    _unsafe_view'ed as it is (auto_linear), sharing its memory."""
+class UnsafeViewBackward0(Node):
+    """``_unsafe_view``: a reshape whose result is no view (no ``_base``, its own version counter),
+    ending reshape's copy of a tensor whose strides allow no view and matmul's folded mm/bmm. Its
+    tangent is the input's tangent _unsafe_view'ed as it is (auto_linear), sharing its memory."""
     fw_alias = True
+    keeps = ("self_sym_sizes",)
 
     def jvp(self, tangents, inputs, result):
-        from .matmul import _unsafe_view
         return _unsafe_view(tangents[0], result._data.shape)
+
+    def backward(self, grad):
+        return reshape(grad, batched(grad, self.shape))
 
 
 class ReshapeAliasBackward0(ViewBackward0):
@@ -272,15 +276,21 @@ def reshape(input, *shape):
         data.shape = shape
     except AttributeError:
         from .pointwise import clone
-        copy = clone(input)
-        out = _make(copy._data.reshape(shape))
-        if grad_on(copy):
-            node = UnsafeViewBackward0()
-            node.shape = input._data.shape
-            record(out, node, (copy,))
-        return out
+        return _unsafe_view(clone(input), shape)
     return _record_view(input, data, shape,
                         ViewBackward0 if input._data.flags.c_contiguous else ReshapeAliasBackward0)
+
+
+def _unsafe_view(input, shape):
+    """PyTorch's ``_unsafe_view``: ``input`` reshaped to ``shape`` (which its strides must allow)
+    as a new tensor rather than a view, for an ``input`` no one else holds (a fresh copy or mm's
+    result), so an in-place op on the result needs no view bookkeeping."""
+    out = _make(input._data.reshape(shape))
+    if grad_on(input):
+        node = UnsafeViewBackward0()
+        node.shape = input._data.shape
+        record(out, node, (input,))
+    return out
 
 
 def view_as(input, other):
