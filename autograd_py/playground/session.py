@@ -9,7 +9,8 @@ Every command's result also carries what the "See autograd" views draw: ``graph`
 ``graph.export`` of the namespace), ``trace`` (the steps of the command's last backward pass),
 ``grad_history`` and ``failed_node``; ``request_json`` answers the views' own requests
 (``backward``, ``jacobian``, ``describe``, ``reset``). See ``views`` and
-``backward``.
+``backward``; ``user_code`` holds the display hook, warning printer and error summary a command
+runs with.
 
 Example::
 
@@ -26,7 +27,6 @@ import json
 import linecache
 import sys
 import time
-import traceback
 import warnings
 
 from .. import engine
@@ -47,22 +47,10 @@ from .timeline import Timeline
 from .timeline_passes import KeptPasses
 from . import timeline_requests
 from .graph_reach import add_reach
-
-EDITOR_FILENAME = "<editor>"
-CONSOLE_FILENAME = "<console>"
-USER_FILENAMES = (EDITOR_FILENAME, CONSOLE_FILENAME)
+from .user_code import CONSOLE_FILENAME, EDITOR_FILENAME, _display_to, _innermost_user_line, _warning_printer
+from .user_code import describe_error
 
 GRAPH_BUDGET = 400  # most nodes the graph view gets; graph.export collapses or cuts the rest
-
-
-def _innermost_user_line():
-    """Line number of the innermost frame running user code, or None."""
-    frame = sys._getframe(1)
-    while frame is not None:
-        if frame.f_code.co_filename in USER_FILENAMES:
-            return frame.f_code.co_filename, frame.f_lineno
-        frame = frame.f_back
-    return None
 
 
 class Session:
@@ -384,73 +372,3 @@ def _with_step_hooks(timeline, compiled):
     except Exception as exc:  # the timeline stays empty; the run must not suffer
         timeline.error = f"{type(exc).__name__}: {exc}"
         return compiled
-
-
-def _display_to(stdout):
-    """A ``sys.displayhook`` that prints reprs to ``stdout``, like the REPL."""
-
-    def display(value):
-        if value is None:
-            return
-        import builtins
-
-        builtins._ = value
-        stdout.write(repr(value) + "\n")
-
-    return display
-
-
-def _warning_printer(capture):
-    """A ``warnings.showwarning`` that points at the user's line.
-
-    A warning raised deep inside ``autograd_py`` is attributed to the user's
-    innermost line, as PyTorch's C++ warnings are, so the learner sees
-    ``<editor>:4: UserWarning: ...`` rather than a library path.
-    """
-
-    def show(message, category, filename, lineno, file=None, line=None):
-        if filename not in USER_FILENAMES:
-            where = _innermost_user_line()
-            if where is not None:
-                filename, lineno = where
-                line = None
-        text = warnings.formatwarning(message, category, filename, lineno, line)
-        capture.write("warning", text)
-
-    return show
-
-
-def describe_error(exc, filename):
-    """Summarises an exception for the page, keeping only the user's frames.
-
-    Args:
-        exc (BaseException): the exception that ended the run.
-        filename (str): the pseudo file name the run's code was compiled as.
-
-    Returns:
-        dict: ``{"type", "message", "lineno", "traceback"}``.
-    """
-    frames = [f for f in traceback.extract_tb(exc.__traceback__) if f.filename in USER_FILENAMES]
-    lineno = None
-    for frame in frames:
-        if frame.filename == filename:
-            lineno = frame.lineno
-    if isinstance(exc, SyntaxError) and exc.filename == filename:
-        lineno = exc.lineno
-    parts = []
-    if frames:
-        parts.append("Traceback (most recent call last):\n")
-        parts.extend(traceback.format_list(frames))
-    parts.extend(traceback.format_exception_only(type(exc), exc))
-    return {
-        "type": type(exc).__name__,
-        "message": _message_of(exc),
-        "lineno": lineno,
-        "traceback": "".join(parts),
-    }
-
-
-def _message_of(exc):
-    if isinstance(exc, SyntaxError):
-        return exc.msg or ""
-    return str(exc)
