@@ -10,6 +10,7 @@ class AccumulateGrad(Node):
     """The node at a leaf: adds the incoming gradient into ``variable.grad``."""
 
     __slots__ = ("variable", "_post_hooks", "shape")
+    _special = True  # the engine's rare path: it accumulates instead of handing gradients on
 
     def __init__(self, variable):
         super().__init__()

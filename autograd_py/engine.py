@@ -14,6 +14,7 @@ from .node import AccumulateGrad, GraphRoot
 from .saved_tensor import ever_packed
 from .ops import zerotensor
 from .ops.base import batch_ndim, np
+from .ops.pointwise import AddBackward0
 from .ops.unbroadcast import sum_to_plain
 from ._tensor import Tensor, _make
 
@@ -232,9 +233,9 @@ def run_backward(roots, root_grads, keep_graph, create_graph, inputs=None, accum
                 _, _, node, grads = heappop(ready)
             else:
                 break
-            if ((capture_nodes and node in capture_nodes) or node._pre_hooks or node._retain_grad_refs
-                    or node._node_pre_hooks or node.__class__ is AccumulateGrad):
-                # the rare steps, tested once together: most nodes have no hooks and are no leaf
+            if node._special or (capture_nodes and node in capture_nodes):
+                # the rare steps, behind one flag (any hook or retain_grad, or a leaf's accumulator)
+                # and the captures: most nodes have neither
                 capturing = node in capture_nodes
                 early = False
                 if node._pre_hooks or node._retain_grad_refs:
@@ -273,12 +274,16 @@ def run_backward(roots, root_grads, keep_graph, create_graph, inputs=None, accum
                                       "grad": grads[0], "variable": id(node.variable)})
                     continue
             edges = node._next_functions
-            if grads[0] is not None or any(g is not None for g in grads):
-                out = None
-                if numpy_pass and node.numpy_formula and not fw_levels:
-                    out = numpy_backward.run(node, grads)
-                if out is None:
-                    out = node._apply(grads)  # a fresh list, which the loop below empties as it goes
+            g = grads[0]
+            if g is not None or any(g is not None for g in grads):
+                if node.__class__ is AddBackward0 and node.alpha == 1:
+                    out = [g, g]  # its formula, (grad, grad), without the call (W4's sums are half its nodes)
+                else:
+                    out = None
+                    if numpy_pass and node.numpy_formula and not fw_levels:
+                        out = numpy_backward.run(node, grads)
+                    if out is None:
+                        out = node._apply(grads)  # a fresh list, which the loop below empties as it goes
                 if node._input_meta is not None:
                     out = _validate(node, out)
             else:
@@ -312,8 +317,11 @@ def run_backward(roots, root_grads, keep_graph, create_graph, inputs=None, accum
                     if buf is None:
                         if g is not None:
                             out[i] = None
-                        buffers[nxt] = buf = [None] * nxt.num_outputs
-                        buf[nr] = g
+                        if nxt.num_outputs == 1:
+                            buffers[nxt] = [g]
+                        else:
+                            buffers[nxt] = buf = [None] * nxt.num_outputs
+                            buf[nr] = g
                     elif g is not None:
                         if buf[nr] is None:
                             buf[nr] = g
@@ -327,8 +335,11 @@ def run_backward(roots, root_grads, keep_graph, create_graph, inputs=None, accum
                 if buf is None:
                     if g is not None:
                         out[i] = None
-                    buf = [None] * nxt.num_outputs
-                    buf[nr] = g
+                    if nxt.num_outputs == 1:
+                        buf = [g]
+                    else:
+                        buf = [None] * nxt.num_outputs
+                        buf[nr] = g
                 elif g is not None:
                     if buf[nr] is None:
                         buf[nr] = g

@@ -113,7 +113,9 @@ class Node:
     _pre_hooks = None  # tensor hooks, by handle id: (output_nr, fn)
     _node_pre_hooks = None
     _hooks = None
-    _retain_grad_refs = None
+    # True once any hook or retain_grad was registered on this node (AccumulateGrad: always), so
+    # the engine tests one attribute per node for all of them; a removed hook leaves it True.
+    _special = False
 
     num_outputs = 1
     supports_batched = True  # its backward also takes gradients with a leading batch dim
@@ -140,6 +142,16 @@ class Node:
             setattr(cls, "_raw_saved_" + name, _raw_saved_property(name))
         for name in cls.__dict__.get("keeps", ()):
             setattr(cls, "_saved_" + name, _kept_property(name))
+
+    @property
+    def _retain_grad_refs(self):
+        """``retain_grad`` weakrefs by output_nr (or None), set by ``Tensor.retain_grad``."""
+        return self.__dict__.get("_retain_refs")
+
+    @_retain_grad_refs.setter
+    def _retain_grad_refs(self, refs):
+        self.__dict__["_retain_refs"] = refs
+        self._special = True
 
     # --- identity -----------------------------------------------------------------------
     def name(self):
@@ -300,6 +312,7 @@ class Node:
             raise TypeError(f"{self.name()}.register_hook() takes exactly one argument ({len(args)} given)")
         if self._hooks is None:
             self._hooks = _HookDict()
+            self._special = True
         handle = RemovableHandle(self._hooks)
         self._hooks[handle.id] = args[0]
         return handle
@@ -315,6 +328,7 @@ class Node:
             raise TypeError(f"{self.name()}.register_prehook() takes exactly one argument ({len(args)} given)")
         if self._node_pre_hooks is None:
             self._node_pre_hooks = _HookDict()
+            self._special = True
         handle = RemovableHandle(self._node_pre_hooks)
         self._node_pre_hooks[handle.id] = args[0]
         return handle
@@ -323,6 +337,7 @@ class Node:
         """A tensor's ``register_hook``: ``fn(grad) -> grad or None`` on output ``output_nr``."""
         if self._pre_hooks is None:
             self._pre_hooks = _HookDict()
+            self._special = True
         handle = RemovableHandle(self._pre_hooks)
         self._pre_hooks[handle.id] = (output_nr, fn)
         return handle

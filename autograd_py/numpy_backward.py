@@ -19,8 +19,11 @@ stay on Tensors.
 """
 from ._tensor import Tensor, _make
 from .node import _check_saved, raw_call
+from .ops.base import np
 from .ops.zerotensor import made as zeros_made
-from .saved_tensor import FREED_MESSAGE, SavedTensor
+from .saved_tensor import SavedTensor
+
+_F64, _F32 = np.dtype(np.float64), np.dtype(np.float32)
 
 
 class NeedsTensors(Exception):
@@ -42,17 +45,17 @@ def run(node, grads):
         return None
     d = g._data
     dtype = d.dtype
-    if dtype.kind != "f":
+    if dtype is not _F64 and dtype is not _F32 and dtype.kind != "f":
         return None
     nd = d.ndim
     if nd > 1 and not d.flags.c_contiguous:
         return None
     saved = node._vars
     if saved:
+        if node._freed:
+            return None  # _apply raises the freed-graph error as the formula on Tensors would (saved_value relies on this)
         # PyTorch unpacks (and checks) every saved tensor first, read or not: _check_saved, whose
         # work is this loop for unchanged saved tensors of a live node
-        if node._freed:
-            _check_saved(node)
         for value in saved.values():
             if value.__class__ is not SavedTensor or value.counter[0] != value.version:
                 cls = value.__class__
@@ -96,9 +99,8 @@ def run(node, grads):
 
 
 def saved_value(node, key, dtype):
-    """What ``node.saved(key)`` gives a formula running on NumPy data of ``dtype``."""
-    if node._freed:
-        raise RuntimeError(FREED_MESSAGE)
+    """What ``node.saved(key)`` gives a formula running on NumPy data of ``dtype`` (``run`` has
+    already stepped aside for a freed node)."""
     value = node._vars[key]
     cls = value.__class__
     if cls is SavedTensor:
@@ -113,11 +115,12 @@ def saved_value(node, key, dtype):
             a = t._data
         if a.dtype is not dtype and a.dtype != dtype:
             raise NeedsTensors
-        if a.ndim > 1:
-            if not a.flags.c_contiguous:
-                raise NeedsTensors
-            return a
-        return a if a.ndim else a[()]
+        nd = a.ndim
+        if not nd:
+            return a[()]
+        if nd > 1 and not a.flags.c_contiguous:
+            raise NeedsTensors
+        return a
     if cls is float or cls is int or cls is bool:
         return value
     raise NeedsTensors

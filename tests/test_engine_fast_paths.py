@@ -1,0 +1,106 @@
+"""The engine's shortcuts for plain nodes give what its general path gives: AddBackward0 without
+its call, one flag for every hook kind, and NumPy-data formulas that step aside for freed nodes."""
+import random
+
+import numpy as np
+import pytest
+
+import autograd_py as torch
+from autograd_py import engine, numpy_backward
+
+
+def _random_pass(seed, create_graph=False):
+    """Runs backward on a random scalar graph; returns the leaves' grads (values, versions) and the node order."""
+    rnd = random.Random(seed)
+    leaves = [torch.tensor(rnd.uniform(-1, 1), dtype=torch.float64, requires_grad=True) for _ in range(3)]
+    leaves.append(torch.tensor([rnd.uniform(-1, 1) for _ in range(3)], requires_grad=True))
+    vals = list(leaves)
+    for _ in range(rnd.randint(5, 40)):
+        k, a, b = rnd.random(), rnd.choice(vals), rnd.choice(vals)
+        if k < .3:
+            vals.append(a + b)
+        elif k < .4:
+            vals.append(torch.add(a, b, alpha=2.5))
+        elif k < .7:
+            vals.append(a * b)
+        else:
+            vals.append(a.tanh())
+    loss = sum(v.sum() for v in rnd.sample(vals[len(leaves):], 3))
+    ran = []
+    old = engine.set_listener(lambda ev: ran.append(ev.get("name")) if ev["event"] in ("node", "accumulate") else None)
+    try:
+        loss.backward(create_graph=create_graph)
+    finally:
+        engine.set_listener(old)
+    grads = [None if t.grad is None else (t.grad._data.tobytes(), t.grad._data.shape, t.grad._version) for t in leaves]
+    return grads, ran
+
+
+class _NotAdd:
+    """Stands in for AddBackward0 in the engine, so that every sum runs its formula through _apply."""
+
+
+@pytest.mark.filterwarnings("ignore:Using backward\\(\\) with create_graph=True")
+@pytest.mark.parametrize("create_graph", [False, True])
+def test_sums_handed_on_without_their_call_match_their_formula(monkeypatch, create_graph):
+    fast = [_random_pass(seed, create_graph) for seed in range(60)]
+    monkeypatch.setattr(engine, "AddBackward0", _NotAdd)
+    general = [_random_pass(seed, create_graph) for seed in range(60)]
+    assert fast == general
+    assert any("AddBackward0" in ran for _, ran in fast)
+
+
+def test_a_broadcast_sum_still_sums_its_gradient_to_each_inputs_shape():
+    x = torch.tensor([[1.0, 2.0], [3.0, 4.0]], requires_grad=True)
+    b = torch.tensor([0.5, 0.25], requires_grad=True)
+    ((x + b) * 3.0).sum().backward()
+    assert b.grad.tolist() == [6.0, 6.0] and x.grad.tolist() == [[3.0, 3.0], [3.0, 3.0]]
+
+
+def test_a_hook_registered_during_the_pass_on_a_node_still_to_run_is_called():
+    seen = []
+
+    class Registers(torch.autograd.Function):
+        @staticmethod
+        def forward(ctx, a):
+            return a * 1.0
+
+        @staticmethod
+        def backward(ctx, g):
+            # the node below this one has not run yet: its flag goes up now, and the engine sees it
+            inner.grad_fn.register_prehook(lambda grads: seen.append("pre") or (grads[0] * 2.0,))
+            inner.grad_fn.register_hook(lambda gi, go: seen.append("post"))
+            inner.register_hook(lambda grad: seen.append("tensor"))
+            return g
+
+    x = torch.tensor([1.0, 2.0], dtype=torch.float64, requires_grad=True)
+    inner = (x * 3.0).sin()
+    Registers.apply(inner).sum().backward()
+    assert seen == ["tensor", "pre", "post"]
+    assert np.array_equal(x.grad._data, (2.0 * np.cos(np.array([3.0, 6.0]))) * 3.0)
+
+
+def test_flags_raised_by_retain_grad_and_removed_hooks_keep_the_plain_result():
+    x = torch.tensor([1.0, 2.0], dtype=torch.float64, requires_grad=True)
+    y = x * 2.0
+    assert not y.grad_fn._special
+    y.retain_grad()
+    assert y.grad_fn._special and y.grad_fn._retain_grad_refs
+    z = y.tanh()
+    z.grad_fn.register_hook(lambda gi, go: None).remove()
+    assert z.grad_fn._special
+    z.sum().backward()
+    assert np.array_equal(y.grad._data, 1 - np.tanh(np.array([2.0, 4.0])) ** 2)
+    assert np.array_equal(x.grad._data, 2.0 * y.grad._data)
+
+
+def test_a_freed_node_that_saved_only_a_number_raises_the_freed_error_on_either_path(monkeypatch):
+    calls = []
+    original = numpy_backward.run
+    monkeypatch.setattr(numpy_backward, "run", lambda node, grads: calls.append(node) or original(node, grads))
+    x = torch.tensor([1.0, 2.0], requires_grad=True)
+    s = (x * 2.0).sum()
+    s.backward()
+    assert calls
+    with pytest.raises(RuntimeError, match="Trying to backward through the graph a second time"):
+        s.backward()
