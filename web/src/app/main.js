@@ -24,6 +24,9 @@ import { LiveMode } from "../editor/live_mode.js";
 import { PythonClient } from "../runtime/python_client.js";
 import { ShareUI } from "../share/share_ui.js";
 import { RestoreOriginal } from "./restore.js";
+import { fillLessonPicker, showExplanation } from "./lesson_panel.js";
+import { fixForComment } from "./fix_line.js";
+import { wireConsoleInput } from "./console_input.js";
 import { loadSettings, saveSettings } from "./storage.js";
 import { Views } from "../views/views.js";
 
@@ -78,34 +81,8 @@ const editor = createEditor($("editor"), {
 
 performance.mark("playground:editor-ready"); // read by bench/web_load.py
 
-function fillLessonPicker() {
-  const select = $("lessons");
-  select.replaceChildren(
-    ...LESSONS.map((lesson, index) => {
-      const option = document.createElement("option");
-      option.value = lesson.id;
-      option.textContent = `${index + 1}. ${lesson.title[settings.lang]}`;
-      return option;
-    }),
-  );
-  select.value = settings.lesson;
-}
-
-function showExplanation() {
-  const lesson = currentLesson();
-  $("lesson-title").textContent = lesson.title[settings.lang];
-  $("lesson-text").textContent = lesson.explain[settings.lang];
-  keyboardScrollable($("lesson-text"));
-}
-
-// A lesson text taller than its box scrolls; keyboard users must reach it to scroll it
-// (axe: scrollable-region-focusable), but a short one stays out of the tab order.
-const scrollWatch = new ResizeObserver((entries) => entries.forEach((e) => keyboardScrollable(e.target)));
-function keyboardScrollable(el) {
-  const scrolls = el.scrollHeight > el.clientHeight + 1;
-  if (scrolls) el.setAttribute("tabindex", "0");
-  else el.removeAttribute("tabindex");
-  scrollWatch.observe(el);
+function showLesson() {
+  showExplanation(currentLesson(), settings.lang, { title: $("lesson-title"), text: $("lesson-text") });
 }
 
 function selectLesson(id) {
@@ -114,7 +91,7 @@ function selectLesson(id) {
   saveSettings(settings);
   editor.setCode(settings.drafts[id] ?? lessonText());
   editor.markError(null);
-  showExplanation();
+  showLesson();
   restore.hide();
   startClean();
 }
@@ -154,8 +131,8 @@ function applyLanguage(lang) {
   for (const button of document.querySelectorAll("[data-lang]")) {
     button.setAttribute("aria-pressed", String(button.dataset.lang === settings.lang));
   }
-  fillLessonPicker();
-  showExplanation();
+  fillLessonPicker($("lessons"), settings.lang, settings.lesson);
+  showLesson();
   views.setStrings(t);
   if (live) live.setStrings(t);
   restore.setStrings(t);
@@ -265,16 +242,6 @@ views = new Views({
   },
 }, t);
 
-/** The fix as it applies to `current`: its own line, or the same code with another comment. */
-function fixForComment(fix, current) {
-  const tail = fix.comment || 0;
-  const code = fix.before.slice(0, fix.before.length - tail);
-  if (current === fix.before || !tail || current === null || !current.startsWith(code) || !current.slice(code.length).startsWith("#")) {
-    return { expected: fix.before, text: fix.after };
-  }
-  return { expected: current, text: fix.after.slice(0, fix.after.length - tail) + current.slice(code.length) };
-}
-
 // ---- running code -------------------------------------------------------
 
 function reportResult(result, { markLines }) {
@@ -362,35 +329,13 @@ function wireControls() {
   for (const button of document.querySelectorAll("[data-lang]")) {
     button.addEventListener("click", () => applyLanguage(button.dataset.lang));
   }
-  wireConsoleInput($("console-input"));
+  wireConsoleInput($("console-input"), evalConsoleLine);
   // Ctrl/Cmd+Enter runs the editor from anywhere on the page (the editor handles its own).
   document.addEventListener("keydown", (event) => {
     if (event.key !== "Enter" || !(event.ctrlKey || event.metaKey) || event.defaultPrevented) return;
     if (event.target.closest && event.target.closest(".cm-editor")) return;
     event.preventDefault();
     runEditor();
-  });
-}
-
-function wireConsoleInput(input) {
-  const history = [];
-  let cursor = 0;
-  input.addEventListener("keydown", (event) => {
-    if (event.key === "Enter" && !event.ctrlKey && !event.metaKey && input.value.trim()) {
-      event.preventDefault();
-      const src = input.value;
-      history.push(src);
-      cursor = history.length;
-      input.value = "";
-      evalConsoleLine(src);
-    } else if (event.key === "ArrowUp" && cursor > 0) {
-      event.preventDefault();
-      input.value = history[--cursor];
-    } else if (event.key === "ArrowDown" && cursor < history.length) {
-      event.preventDefault();
-      cursor += 1;
-      input.value = history[cursor] ?? "";
-    }
   });
 }
 
