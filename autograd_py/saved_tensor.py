@@ -248,6 +248,24 @@ class SavedTensor:
 
 SavedTensor.__module__ = "torch._C._autograd"  # what type() and repr() show, as in PyTorch
 
+_new = object.__new__
+
+
+def saved_input(tensor):
+    """``SavedTensor(tensor)`` while grad mode is on and no saved-tensor hooks are active: the
+    hot ops' save, without the class call and ``__init__``'s branches."""
+    counter = tensor._version_counter
+    if counter.__class__ is not list:
+        raise RuntimeError(grad_mode.INFERENCE_SAVED)
+    saved = _new(SavedTensor)
+    saved.counter = counter
+    saved.version = counter[0]
+    saved.array = tensor._data
+    saved.is_output = False
+    saved.hooks = None
+    saved.tensor = tensor
+    return saved
+
 
 class UndefinedSaved:
     """``_raw_saved_<name>`` for a value the op did not need to save (PyTorch's undefined SavedVariable)."""

@@ -13,13 +13,23 @@ import numpy as np
 from .. import forward_mode
 from .._tensor import Tensor, _new
 from ..grad_mode import _inference, _state as _grad_enabled
-from ..saved_tensor import SavedTensor, default_hooks
+from ..node import _sequence
+from ..saved_tensor import default_hooks, saved_input
 from .base import _NO_EDGE, _plain_edge, node_recorder
 from .zerotensor import made as _zeros_made
 
 _F64, _F32 = np.dtype(np.float64), np.dtype(np.float32)
 _asarray = np.asarray
 _fw_levels = forward_mode.levels
+_wrapped = {}  # float -> (that float object, it as a 0-dim float64 array)
+
+
+def _wrap(number):
+    if len(_wrapped) >= 64:
+        _wrapped.clear()
+    # keyed by value (-0.0 finds 0.0's entry), so a hit is checked to be the same float object
+    w = _wrapped[number] = (number, _asarray(number, _F64))
+    return w
 
 
 def recorded(input, other, ufunc, op, node_cls, product=False):
@@ -37,8 +47,6 @@ def recorded(input, other, ufunc, op, node_cls, product=False):
         b = other._data
         if b.dtype is not dt or b.shape != a.shape:
             return None
-        if not a.ndim:
-            b = b[()]
         other_rg = other._requires_grad
     else:
         return None
@@ -61,10 +69,21 @@ def recorded(input, other, ufunc, op, node_cls, product=False):
         if first is None or second is None:
             return None
     out = _new(Tensor)  # _make's body
-    out._data = ufunc(a, b) if a.ndim else _asarray(op(a[()], b))
+    if a.ndim:
+        if cls is float and dt is _F64:
+            # NumPy takes a number as a 0-dim float64 array faster than as a Python float (no weak
+            # scalar to promote), with the same values
+            w = _wrapped.get(b)
+            b = (w if w is not None and w[0] is b else _wrap(b))[1]
+        out._data = ufunc(a, b)
+    elif dt is _F64:  # IEEE arithmetic on Python floats: NumPy scalars' own, at half their cost
+        out._data = _asarray(op(float(a), b if cls is float else float(b)))
+    else:
+        out._data = _asarray(op(a[()], b if cls is float else b[()]))
     out._version_counter = [0]
     if recording:
-        node = node_cls()
+        node = _new(node_cls)  # Node.__init__'s body (the node classes here have no __init__ of their own)
+        node._seq = next(_sequence)
         node._next_functions = (first, second)
         node._input_meta = None
         if product:
@@ -72,11 +91,12 @@ def recorded(input, other, ufunc, op, node_cls, product=False):
             # made under no_grad has none): PyTorch's should_compute_output guard on the save.
             saved = {}
             if first[0] is not None:
-                saved["other"] = other if cls is float else SavedTensor(other)
+                saved["other"] = other if cls is float else saved_input(other)
             if second[0] is not None:
-                saved["self"] = SavedTensor(input)
+                saved["self"] = saved_input(input)
             node._vars = saved
         else:
+            node._vars = None
             node.alpha = 1
         out._grad_fn = node
         out._requires_grad = True

@@ -1,7 +1,7 @@
 """Elementwise functions of one tensor: exp, log, trig, tanh/sigmoid/relu (their fused backward ops
 are in ``fused_backward``), the step functions and sign."""
 from .. import _fp, forward_mode, grad_mode
-from ..node import Node
+from ..node import Node, _sequence
 from ..saved_tensor import SavedTensor, default_hooks
 from .._tensor import _new
 from .base import Tensor, _make, _plain_edge, float_data, grad_on, node_recorder, np, record, record_like
@@ -40,7 +40,9 @@ def _elementwise(fn, node_cls, saves=None, floating=True):
             out._data = res
             out._version_counter = [0]
         if input._requires_grad and _grad_enabled[0]:
-            node = node_cls()
+            node = _new(node_cls)  # Node.__init__'s body
+            node._seq = next(_sequence)
+            node._vars = None
             grad_fn = input._grad_fn
             if _fw_levels or default_hooks or not floating and out._data.dtype.kind not in "fc":
                 # (not for an integer tensor given history in place: record raises for it)
@@ -58,10 +60,25 @@ def _elementwise(fn, node_cls, saves=None, floating=True):
                 record_like(out, node, input)
                 return out
             # record_like's common case inline: no hooks, forward levels or checks to run
-            if saves == "self":
-                node._vars = {"self": SavedTensor(input)}
-            elif saves == "result":
-                node._vars = {"result": SavedTensor(out, True)}
+            if saves is not None:  # SavedTensor(input) or SavedTensor(out, True), inline: once per op
+                saved = _new(SavedTensor)
+                if saves == "self":
+                    saved.counter = counter = input._version_counter
+                    saved.array = input._data
+                    saved.is_output = False
+                    saved.tensor = input
+                else:
+                    saved.counter = counter = out._version_counter
+                    saved.array = out._data
+                    saved.is_output = True
+                    saved.tensor = saved.fw_grads = None
+                    saved.output_nr = 0
+                    saved.cls = Tensor
+                if counter.__class__ is not list:
+                    raise RuntimeError(grad_mode.INFERENCE_SAVED)
+                saved.version = counter[0]
+                saved.hooks = None
+                node._vars = {saves: saved}
             node._next_functions = (edge,)
             node._input_meta = None
             out._grad_fn = node
