@@ -152,6 +152,19 @@ def test_cross_entropy_options_match_pytorch(kwargs, target, value, grad, grad_f
     close(x.grad, grad)
 
 
+def test_cross_entropy_with_probabilities_divides_as_pytorchs_div_scalar():
+    # PyTorch 2.13: mean divides by numel / n_classes in int64, so DivBackward1 (div.Scalar, the
+    # node every formula's division by a number records) shows _saved_other 2, an int; 8 for a
+    # (2, 3, 4) input over 3 classes.
+    from autograd_py.ops.pointwise import DivBackward1
+    x = leaf()
+    loss = F.cross_entropy(x, ag.tensor([[0.2, 0.3, 0.5], [0.6, 0.1, 0.3]]))
+    assert type(loss.grad_fn) is DivBackward1
+    assert repr(loss.grad_fn._saved_other) == "2"
+    x4 = ag.zeros(2, 3, 4, requires_grad=True)
+    assert repr(F.cross_entropy(x4, ag.ones(2, 3, 4) / 3).grad_fn._saved_other) == "8"
+
+
 def test_nll_loss_spatial_shapes_follow_pytorch():
     rng = np.random.default_rng(0)
     logp = np.log(rng.dirichlet(np.ones(4), (2, 3, 5)).transpose(0, 3, 1, 2))  # (N=2, C=4, 3, 5)

@@ -9,6 +9,7 @@ from ..ops.base import _make, grad_on, np, record, result_np_dtype
 from ..ops.comparison import clamp, where
 from ..ops.pointwise import abs, exp, log, log1p, relu, sigmoid, sign
 from ..ops.reduction import mean as _mean, sum as _sum
+from ..ops.float_sum import trailing_sum
 from ..ops.shape import unsqueeze
 
 NONE, MEAN, SUM = 0, 1, 2
@@ -16,17 +17,73 @@ BCE_EPSILON = float(np.float32(1e-12))  # a float constant in ATen's kernel
 
 
 def _sum_np(values):
-    """A float32 sum accumulated in float64: correctly rounded, like PyTorch's cascade sum on small inputs."""
+    """A float32 sum accumulated in float64 and rounded once (where ``float_sum`` has no PyTorch order)."""
     wide = np.float64 if values.dtype.itemsize < 8 else values.dtype
     return np.asarray(np.sum(values, dtype=wide), dtype=values.dtype)
 
 
 def _reduce_np(loss, reduction):
+    """``apply_loss_reduction``: PyTorch's ``loss.sum()`` or ``loss.mean()`` (its sum, then a division
+    in the loss's dtype), float32 added in PyTorch's own order, so ``loss.item()`` prints its digits."""
     if reduction == NONE:
         return loss
+    if loss.ndim:
+        ordered = trailing_sum(np.ascontiguousarray(loss), tuple(range(loss.ndim)), False, mean=reduction == MEAN)
+        if ordered is not None:
+            return ordered
     total = _sum_np(loss)
-    # 'mean' is sum().div_(numel) in PyTorch: the division happens in the loss's dtype.
     return np.asarray(total / loss.dtype.type(loss.size), dtype=loss.dtype) if reduction == MEAN else total
+
+
+def _cascade_sum(values, kept):
+    """The sum of the ``kept`` entries of a 1-d array as ATen's nll_loss adds its picked losses (and
+    weights), so a loss's last digits are PyTorch's.
+
+    Its loop keeps eight levels of partial sums: entry ``b`` goes into level 0, and then every level
+    ``j`` with ``b`` a multiple of ``16 ** (j + 1)`` passes its sum up one level. So the first entry
+    is passed up alone, each level adds runs of 16 sums of the level below, and at the end the
+    levels are added from the lowest up. An ignored target skips the passing too, so a batch with
+    one is added by that very loop instead.
+    """
+    if not kept.all():
+        return _cascade_loop(values, kept)
+    levels = []
+    incoming = values
+    for _ in range(7):
+        n = incoming.shape[0]
+        full = (n - 1) // 16 if n else 0
+        runs = incoming[1:1 + 16 * full].reshape(full, 16)
+        # a run is added one value after another (accumulate is sequential, unlike np.sum)
+        passed = np.concatenate([incoming[:1], np.add.accumulate(runs, axis=1)[:, -1]]) if full else incoming[:1]
+        levels.append(_sequential(incoming[1 + 16 * full:]))
+        incoming = passed
+    levels.append(_sequential(incoming))
+    total = values.dtype.type(0)
+    for level in levels:
+        total = total + level
+    return total
+
+
+def _cascade_loop(values, kept):
+    zero = values.dtype.type(0)
+    levels = [zero] * 8
+    for b in range(values.shape[0]):
+        if not kept[b]:
+            continue
+        levels[0] = levels[0] + values[b]
+        for j in range(7):
+            if b & (15 << (4 * j)):
+                break
+            levels[j + 1], levels[j] = levels[j + 1] + levels[j], zero
+    total = zero
+    for level in levels:
+        total = total + level
+    return total
+
+
+def _sequential(values):
+    zero = values.dtype.type(0)
+    return np.add.accumulate(values)[-1] + zero if values.shape[0] else zero
 
 
 def _scale(node, g, numel):
@@ -61,7 +118,8 @@ class MseLossBackward0(Node):
 
     def backward(self, grad):
         x, t = self.saved("self"), self.saved("target")
-        g = _scale(self, (x - t) * 2 * grad, self.numel)
+        # ATen's mse_backward kernel: norm * (self - target) * grad, norm = 2 / numel for 'mean'
+        g = (x - t) * (2.0 / self.numel if self.reduction == MEAN else 2.0) * grad
         gi = g if self._next_functions[0][0] is not None else None
         gt = -g if self._next_functions[1][0] is not None else None
         return gi, gt
@@ -119,9 +177,11 @@ def smooth_l1_loss(input, target, reduction, beta):
 # ---------------------------------------------------------------------------- nll
 class NllLossBackward0(Node):
     def backward(self, grad):
-        coef = self.saved("coef")
+        coef = self.saved("coef")  # -w[t] at each sample's target (-1 without weights), 0 elsewhere
         if self.reduction == NONE and coef._data.ndim > 1:
             grad = unsqueeze(grad, 1)  # one loss per sample: spread it over the class dim
+        elif self.total_weight is not None:
+            grad = grad / self.total_weight  # ATen's order: -(grad / total_weight), then times w[t]
         return grad * coef
 
     def jvp(self, tangents, inputs, result):
@@ -151,26 +211,29 @@ def nll_loss(input, target, weight, reduction, ignore_index, node_cls=NllLossBac
     w = weight._data.astype(x.dtype) if weight is not None else np.ones(n_classes, dtype=x.dtype)
     per_sample_w = np.where(valid, w[safe], 0).astype(x.dtype)
     picked = np.take_along_axis(x2, safe[:, None], axis=1)[:, 0]
-    losses = -picked * per_sample_w
+    losses = np.where(valid, -picked * per_sample_w, 0).astype(x.dtype, copy=False)  # an ignored target's loss is +0
     if reduction == NONE:
         value = losses.reshape(target._data.shape) if not batchless else losses.reshape(())
-        scale = per_sample_w
     else:
-        total = _sum_np(losses)
+        total = _cascade_sum(losses.ravel(), valid.ravel())
         if reduction == MEAN:
-            total_weight = _sum_np(per_sample_w)
+            # without weights ATen counts the targets not ignored; with them it adds their weights
+            total_weight = _cascade_sum(per_sample_w.ravel(), valid.ravel()) if weight is not None else x.dtype.type(valid.sum())
             with np.errstate(invalid="ignore", divide="ignore"):
                 value = np.asarray(total / total_weight, dtype=x.dtype)
-                scale = np.where(valid, per_sample_w / total_weight, 0)
         else:
-            value, scale = np.asarray(total, dtype=x.dtype), per_sample_w
+            value = np.asarray(total, dtype=x.dtype)
     out = _make(value)
     if grad_on(input):
-        # d loss / d input: -w[t] (over the total weight for 'mean') at each target, 0 elsewhere.
+        # d loss / d input: -w[t] (the backward divides by the total weight for 'mean') at each
+        # target, 0 elsewhere. A total weight of 0 leaves ATen's 0 * -inf = nan at the targets.
+        divide = reduction == MEAN and total_weight != 0
+        scale = np.where(valid, np.nan, 0).astype(x.dtype) if reduction == MEAN and not divide else per_sample_w
         coef = np.zeros_like(x2)
-        np.put_along_axis(coef, safe[:, None], -scale.astype(x.dtype)[:, None], axis=1)
+        np.put_along_axis(coef, safe[:, None], np.where(valid, -scale, 0).astype(x.dtype)[:, None], axis=1)
         node = node_cls()
         node.reduction = reduction
+        node.total_weight = total_weight if divide else None
         node.target, node.weight, node.ignore_index = target, weight, ignore_index  # for the tangent
         node.save(coef=_make(coef[0] if batchless else coef))
         record(out, node, (input,))
@@ -292,22 +355,4 @@ def binary_cross_entropy_with_logits(input, target, weight, pos_weight, reductio
         node.reduction, node.numel, node.weights = reduction, x.size, (weight, pos_weight)
         node.save(self=input, target=target, weight=weight, pos_weight=pos_weight)
         record(out, node, (input, target))
-    return out
-
-
-# ---------------------------------------------------------------------------- division by a number
-class DivBackward1(Node):
-    """Backward of ``tensor / number`` as ATen's composite losses call it (``div.Scalar``)."""
-    element_wise, args = True, ("self",)
-
-    def backward(self, grad):
-        return grad / self.other
-
-
-def div_scalar(input, other):
-    out = _make(np.asarray(input._data / np.asarray(other, dtype=input._data.dtype), dtype=input._data.dtype))
-    if grad_on(input):
-        node = DivBackward1()
-        node.other = other
-        record(out, node, (input,))
     return out

@@ -244,7 +244,8 @@ def _cross_entropy_probs(input, target, weight, enum, label_smoothing, class_dim
     total = -_R.sum(terms)
     if enum == _L.SUM:
         return total
-    return _L.div_scalar(total, input.numel() / n_classes if input.numel() else float("nan"))
+    # PyTorch divides by input.numel() / n_classes in int64, so _saved_other is an int (2, not 2.0)
+    return _P.div_scalar(total, input.numel() // n_classes if input.numel() else float("nan"))
 
 
 def _smoothed(log_probs, target, weight, enum, ignore_index, label_smoothing, class_dim, nll):
