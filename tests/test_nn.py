@@ -165,6 +165,16 @@ def test_cross_entropy_with_probabilities_divides_as_pytorchs_div_scalar():
     assert repr(F.cross_entropy(x4, ag.ones(2, 3, 4) / 3).grad_fn._saved_other) == "8"
 
 
+def test_cross_entropy_with_probabilities_of_an_empty_batch_fills_nan_as_pytorch():
+    # PyTorch 2.13: -(input * target).sum().fill_(nan) for the mean of nothing, no division.
+    x = ag.zeros(0, 3, requires_grad=True)
+    loss = F.cross_entropy(x, ag.zeros(0, 3))
+    assert math.isnan(loss.item())
+    assert (loss.grad_fn.name(), names(loss)) == ("NegBackward0", ["FillBackward2"])
+    loss.backward()
+    assert x.grad.shape == (0, 3)
+
+
 def test_nll_loss_spatial_shapes_follow_pytorch():
     rng = np.random.default_rng(0)
     logp = np.log(rng.dirichlet(np.ones(4), (2, 3, 5)).transpose(0, 3, 1, 2))  # (N=2, C=4, 3, 5)

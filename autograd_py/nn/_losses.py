@@ -241,11 +241,12 @@ def _cross_entropy_probs(input, target, weight, enum, label_smoothing, class_dim
         terms = terms * _class_shape(weight, input.dim(), class_dim)
     if enum == _L.NONE:
         return -_R.sum(terms, class_dim)
-    total = -_R.sum(terms)
     if enum == _L.SUM:
-        return total
+        return -_R.sum(terms)
+    if not input.numel():  # PyTorch fills the empty sum with NaN in place before negating it
+        return -_R.sum(terms).fill_(float("nan"))
     # PyTorch divides by input.numel() / n_classes in int64, so _saved_other is an int (2, not 2.0)
-    return _P.div_scalar(total, input.numel() // n_classes if input.numel() else float("nan"))
+    return _P.div_scalar(-_R.sum(terms), input.numel() // n_classes)
 
 
 def _smoothed(log_probs, target, weight, enum, ignore_index, label_smoothing, class_dim, nll):
