@@ -19,6 +19,7 @@ from .ops.unbroadcast import sum_to_plain
 from ._tensor import Tensor, _make
 
 _F64, _F32 = np.dtype(np.float64), np.dtype(np.float32)
+_asarray = np.asarray
 _ROOT_NEW = object.__new__
 
 # An optional callable receiving one dict per engine event (the step-through view uses it).
@@ -390,12 +391,12 @@ def _capture(node, grads, captures, captured, inputs, accumulate, needed):
         n is not None and n in needed for n, _ in node._next_functions)
 
 
-def _references(a):
-    return sys.getrefcount(a)
+_references = sys.getrefcount
+_zeros_made = zerotensor.made
 
 
 def _sole_buffer_references():
-    """What :func:`_references` counts for a gradient that only a buffer slot holds.
+    """What ``_references`` counts in ``_add_grads`` for a gradient that only a buffer slot holds.
 
     Measured through the very call shape ``_add_grads`` uses, so it is right for whichever
     CPython runs this (3.11 here, 3.12 in Pyodide).
@@ -421,22 +422,22 @@ def _add_grads(a, b, create_graph):
     if create_graph:
         return a + b
     ad, bd = a._data, b._data
-    if ad.shape != bd.shape or ad.dtype != bd.dtype:
+    dt = ad.dtype
+    if ad.shape != bd.shape or (dt is not bd.dtype and dt != bd.dtype):
         return a + b
     # dual gradients (forward-over-reverse) add as tensors, so their tangents add too, efficient zero
     # tensors so that two of them give one, and two layouts in TensorIterator's layout (NumPy's
     # would be C order where PyTorch keeps the first gradient's)
-    if a._fw_grads or b._fw_grads or (zerotensor.made[0] and ("_zerotensor" in a.__dict__ or "_zerotensor" in b.__dict__)):
+    if a._fw_grads or b._fw_grads or (_zeros_made[0] and ("_zerotensor" in a.__dict__ or "_zerotensor" in b.__dict__)):
         out = a + b
     elif not ad.ndim:
-        dt = ad.dtype
         # NumPy scalars add as the ufunc does (IEEE), at a fraction of its cost on 0-dim arrays
-        out = _make(np.asarray(ad[()] + bd[()]) if dt is _F64 or dt is _F32 else ad + bd)
+        out = _make(_asarray(ad[()] + bd[()]) if dt is _F64 or dt is _F32 else ad + bd)
     elif ad.strides != bd.strides:
         out = a + b
     else:
         out = _make(ad + bd)
-    if _references(a) == _SOLE and a._base is None and (not zerotensor.made[0] or "_zerotensor" not in a.__dict__) \
+    if _references(a) == _SOLE and a._base is None and (not _zeros_made[0] or "_zerotensor" not in a.__dict__) \
             and (not ad.ndim or all(s or n <= 1 for s, n in zip(ad.strides, ad.shape))):
         out._version_counter[0] = a._version_counter[0] + 1
     return out

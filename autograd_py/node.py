@@ -14,9 +14,15 @@ from .saved_tensor import op_name as _op_name  # noqa: F401  (imported from here
 
 _sequence = itertools.count()
 
-# [node, dtype, reader] while a node's formula runs on NumPy data (``numpy_backward``): its
-# ``saved`` then hands out arrays through the reader.
-raw_call = [None, None, None]
+# [node, dtype] while a node's formula runs on NumPy data (``numpy_backward``): its ``saved``
+# then hands out arrays (NumPy scalars for 0-dim data) of the gradient's dtype.
+raw_call = [None, None]
+# ops.zerotensor's ``made`` (imported after this module, which it needs): set by numpy_backward.
+_zeros_made = [False]
+
+
+class NeedsTensors(Exception):
+    """A value the formula reads cannot stand in as NumPy data: run the node on Tensors."""
 
 
 class RemovableHandle:
@@ -143,14 +149,16 @@ class Node:
         for name in cls.__dict__.get("keeps", ()):
             setattr(cls, "_saved_" + name, _kept_property(name))
 
+    _retain_refs = None
+
     @property
     def _retain_grad_refs(self):
         """``retain_grad`` weakrefs by output_nr (or None), set by ``Tensor.retain_grad``."""
-        return self.__dict__.get("_retain_refs")
+        return self._retain_refs
 
     @_retain_grad_refs.setter
     def _retain_grad_refs(self, refs):
-        self.__dict__["_retain_refs"] = refs
+        self._retain_refs = refs
         self._special = True
 
     # --- identity -----------------------------------------------------------------------
@@ -231,7 +239,32 @@ class Node:
 
     def saved(self, key):
         if raw_call[0] is self:
-            return raw_call[2](self, key, raw_call[1])
+            # a formula on NumPy data (numpy_backward.run, which steps aside for a freed node);
+            # what cannot stand in as data raises NeedsTensors, and the node runs on Tensors
+            value = self._vars[key]
+            if value.__class__ is SavedTensor:
+                if value.hooks is not None:
+                    raise NeedsTensors
+                t = value.tensor
+                if t is None:
+                    a = value.array  # an op's own output: no op that makes a zero tensor saves its result
+                elif _zeros_made[0] and "_zerotensor" in t.__dict__:
+                    raise NeedsTensors
+                else:
+                    a = t._data
+                dtype = a.dtype
+                if dtype is not raw_call[1] and dtype != raw_call[1]:
+                    raise NeedsTensors
+                nd = a.ndim
+                if not nd:
+                    return a[()]
+                if nd > 1 and not a.flags.c_contiguous:
+                    raise NeedsTensors
+                return a
+            cls = value.__class__
+            if cls is float or cls is int or cls is bool:
+                return value
+            raise NeedsTensors
         if self._freed:
             raise RuntimeError(FREED_MESSAGE)
         value = self._vars[key]

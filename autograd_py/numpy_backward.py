@@ -9,7 +9,7 @@ A 0-dim value goes in as a NumPy scalar, whose arithmetic costs a fraction of an
 The results are the same: every value has the gradient's floating dtype (NumPy would promote a
 float32 gradient against a float64 0-dim tensor, where PyTorch keeps float32) and a layout NumPy
 keeps as TensorIterator does (contiguous, or at most one dim). Anything else (a Tensor subclass,
-saved-tensor hooks, another dtype, a transposed array, a list of tensors) makes ``saved`` raise
+saved-tensor hooks, another dtype, a transposed array, a list of tensors) makes ``Node.saved`` raise
 :class:`NeedsTensors`, and the node then runs on Tensors as before. So does an efficient zero
 tensor (``ops/zerotensor``) as the gradient or a saved input: its own kernels give zeros where
 arrays of zeros would give NaN against inf. Only the node that meets one steps aside, so a
@@ -17,17 +17,17 @@ forward-mode lesson earlier in the same process costs later backward passes noth
 Nodes that hand the gradient on as it is (AddBackward0, CloneBackward0) gain nothing here and
 stay on Tensors.
 """
-from ._tensor import Tensor, _make
-from .node import _check_saved, raw_call
+from . import node as _node
+from .grad_mode import InferenceCounter
+from ._tensor import Tensor, _inference, _make, _new
+from .node import NeedsTensors, _check_saved, raw_call  # noqa: F401  (NeedsTensors: raised by ops from here)
 from .ops.base import np
 from .ops.zerotensor import made as zeros_made
 from .saved_tensor import SavedTensor
 
 _F64, _F32 = np.dtype(np.float64), np.dtype(np.float32)
-
-
-class NeedsTensors(Exception):
-    """A value the formula reads cannot stand in as NumPy data: run the node on Tensors."""
+_ndarray, _asarray = np.ndarray, np.asarray
+_node._zeros_made = zeros_made  # what Node.saved's reader of NumPy data checks
 
 
 def run(node, grads):
@@ -53,7 +53,7 @@ def run(node, grads):
     saved = node._vars
     if saved:
         if node._freed:
-            return None  # _apply raises the freed-graph error as the formula on Tensors would (saved_value relies on this)
+            return None  # _apply raises the freed-graph error as the formula on Tensors would (Node.saved relies on this)
         # PyTorch unpacks (and checks) every saved tensor first, read or not: _check_saved, whose
         # work is this loop for unchanged saved tensors of a live node
         for value in saved.values():
@@ -73,15 +73,29 @@ def run(node, grads):
     finally:
         raw_call[0] = None
     if type(out) is not tuple:
-        if out is None:
-            return None
-        return [g if out is arg else out if out.__class__ is Tensor else _make(out)]
+        if out is None or out is arg or out.__class__ is Tensor:
+            return None if out is None else [g if out is arg else out]
+        # _make's body (one call less for the most common result, one array)
+        t = _new(Tensor)
+        t._data = out if out.__class__ is _ndarray else _asarray(out)
+        t._version_counter = [0] if not _inference[0] else InferenceCounter((0,))
+        return [t]
     if len(out) == 2:  # most nodes with a tuple: a binary op's two gradients
         a, b = out
-        ra = None if a is None else g if a is arg else a if a.__class__ is Tensor else _make(a)
+        if a is None or a is arg or a.__class__ is Tensor:
+            ra = None if a is None else g if a is arg else a
+        else:  # _make's body, as above
+            ra = _new(Tensor)
+            ra._data = a if a.__class__ is _ndarray else _asarray(a)
+            ra._version_counter = [0] if not _inference[0] else InferenceCounter((0,))
         if b is None or b is a:
             return [ra, None if b is None else ra]
-        return [ra, g if b is arg else b if b.__class__ is Tensor else _make(b)]
+        if b is arg or b.__class__ is Tensor:
+            return [ra, g if b is arg else b]
+        rb = _new(Tensor)
+        rb._data = b if b.__class__ is _ndarray else _asarray(b)
+        rb._version_counter = [0] if not _inference[0] else InferenceCounter((0,))
+        return [ra, rb]
     result = []
     for i, o in enumerate(out):
         if o is None:
@@ -97,33 +111,3 @@ def run(node, grads):
                 result.append(o if o.__class__ is Tensor else _make(o))
     return result
 
-
-def saved_value(node, key, dtype):
-    """What ``node.saved(key)`` gives a formula running on NumPy data of ``dtype`` (``run`` has
-    already stepped aside for a freed node)."""
-    value = node._vars[key]
-    cls = value.__class__
-    if cls is SavedTensor:
-        if value.hooks is not None:
-            raise NeedsTensors
-        t = value.tensor
-        if t is None:
-            a = value.array  # an op's own output: no op that makes a zero tensor saves its result
-        else:
-            if zeros_made[0] and "_zerotensor" in t.__dict__:
-                raise NeedsTensors
-            a = t._data
-        if a.dtype is not dtype and a.dtype != dtype:
-            raise NeedsTensors
-        nd = a.ndim
-        if not nd:
-            return a[()]
-        if nd > 1 and not a.flags.c_contiguous:
-            raise NeedsTensors
-        return a
-    if cls is float or cls is int or cls is bool:
-        return value
-    raise NeedsTensors
-
-
-raw_call[2] = saved_value
