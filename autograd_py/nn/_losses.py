@@ -42,6 +42,7 @@ def _reduction(size_average, reduce, reduction):
 
 
 def _expect_tensor(value, fn, name, position):
+    """PyTorch's argument parser's TypeError for a non-Tensor argument (``functional`` uses it too)."""
     if not isinstance(value, Tensor):
         raise TypeError(f"{fn}(): argument '{name}' (position {position}) must be Tensor, not "
                         f"{type(value).__name__}")

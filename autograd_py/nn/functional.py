@@ -9,7 +9,7 @@ import warnings
 from ..ops import inplace as _inplace
 from ..ops import pointwise as _P
 from ..ops import softmax as _SM
-from ..ops.base import Tensor, _make, np
+from ..ops.base import _make, np
 from ..ops.linalg import addmm, mm
 from ..ops.matmul import matmul
 from ..ops.shape import expand, reshape, t
@@ -18,8 +18,8 @@ from ._activation_ops import constant_pad_nd, elu as _elu, gelu, leaky_relu as _
 from ._activation_ops import silu as _silu, softplus
 from ._conv_ops import conv1d, conv2d
 from ._embedding import embedding
-from ._losses import (binary_cross_entropy, binary_cross_entropy_with_logits, cross_entropy, l1_loss, mse_loss,
-                      nll_loss, smooth_l1_loss)
+from ._losses import (_expect_tensor, binary_cross_entropy, binary_cross_entropy_with_logits, cross_entropy, l1_loss,
+                      mse_loss, nll_loss, smooth_l1_loss)
 from ._pool1d_ops import adaptive_avg_pool1d, avg_pool1d, max_pool1d
 from ._pool_ops import avg_pool2d, max_pool2d, max_pool2d_with_indices
 
@@ -28,12 +28,6 @@ __all__ = ["relu", "relu_", "leaky_relu", "elu", "gelu", "silu", "softplus", "si
            "cross_entropy", "nll_loss", "binary_cross_entropy", "binary_cross_entropy_with_logits", "conv1d", "conv2d",
            "max_pool2d", "max_pool2d_with_indices", "avg_pool2d", "adaptive_avg_pool2d", "max_pool1d", "avg_pool1d",
            "adaptive_avg_pool1d"]
-
-
-def _expect_tensor(value, fn, name, position):
-    if not isinstance(value, Tensor):
-        raise TypeError(f"{fn}(): argument '{name}' (position {position}) must be Tensor, not "
-                        f"{type(value).__name__}")
 
 
 # ---------------------------------------------------------------------------- activations
