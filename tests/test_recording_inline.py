@@ -144,3 +144,128 @@ def test_cached_numbers_stay_apart():
     for i in range(300):
         f = i * 0.37 - 50.0
         assert (x + f).detach().numpy().tolist() == [1.0 + f, -2.0 + f]
+
+
+# ------------------------------------------------------------------ pow, mul_scalar, sum fast paths
+def _full_graph(t):
+    """Every node from ``t.grad_fn``: name, edges, input metadata, saved and kept values."""
+    out, todo, seen = [], [t.grad_fn], set()
+    while todo:
+        fn = todo.pop(0)
+        if fn is None or id(fn) in seen:
+            continue
+        seen.add(id(fn))
+        row = [fn.name(), [(None if f is None else f.name(), nr) for f, nr in fn.next_functions],
+               getattr(fn, "_input_meta", None)]
+        for attr in ("_saved_self", "_saved_other", "_saved_exponent", "_saved_self_sym_sizes", "_saved_result"):
+            value = getattr(fn, attr, None)
+            row.append(value.detach().numpy().tobytes() if isinstance(value, T.Tensor) else value)
+        if fn._vars:
+            row.append(sorted(fn._vars))
+        out.append(row)
+        todo.extend(f for f, _ in fn.next_functions)
+    return out
+
+
+def _inputs(kind):
+    if kind == "0d leaf":
+        return T.tensor(0.7, dtype=T.float64, requires_grad=True)
+    if kind == "1d history":
+        return T.tensor([0.5, -1.5, 2.0], dtype=T.float64, requires_grad=True) * 1.5
+    if kind == "2d history":
+        return T.sin(T.tensor([[0.5, -1.5], [2.0, 0.25]], dtype=T.float64, requires_grad=True))
+    if kind == "1d leaf":
+        return T.tensor([0.5, 1.5, 3.0], dtype=T.float64, requires_grad=True)
+    if kind == "constant":
+        return T.tensor([0.5, 1.5, 3.0], dtype=T.float64)
+    if kind == "expanded (general)":
+        return T.tensor([0.5], dtype=T.float64, requires_grad=True).expand(3)
+    if kind == "float32 (general)":
+        return T.tensor([0.5, 1.5], dtype=T.float32, requires_grad=True) * 2.0
+    raise KeyError(kind)
+
+
+KINDS = ["0d leaf", "1d history", "2d history", "1d leaf", "constant", "expanded (general)", "float32 (general)"]
+
+
+def _outcome(make, kind):
+    x = _inputs(kind)
+    y = make(x)
+    row = [y.detach().numpy().tobytes(), y.dtype, tuple(y.shape), y.requires_grad, y.detach().numpy().strides,
+           _full_graph(y) if y.grad_fn is not None else None]
+    if y.requires_grad:
+        leaf = x if x.grad_fn is None else x.grad_fn.next_functions[0][0].variable
+        (g,) = T.autograd.grad(y.sum(), leaf, create_graph=True)
+        row += [g.detach().numpy().tobytes(), _full_graph(g)]
+        if g.requires_grad:  # (not for x ** 0, whose gradient is a constant zero)
+            (h,) = T.autograd.grad(g.sum(), leaf, allow_unused=True)
+            row.append(None if h is None else h.numpy().tobytes())
+    return row
+
+
+def _both_paths(monkeypatch, module, name, make, kind):
+    taken = []
+    fast = getattr(module, name)
+
+    def spy(*args):
+        out = fast(*args)
+        taken.append(out is not None)
+        return out
+
+    monkeypatch.setattr(module, name, spy)
+    with_fast = _outcome(make, kind)
+    monkeypatch.setattr(module, name, lambda *args: None)
+    general = _outcome(make, kind)
+    monkeypatch.setattr(module, name, fast)
+    return with_fast, general, taken
+
+
+@pytest.mark.parametrize("exponent", [2, 3, 2.0, 0.5, -1, -2, -0.5, 0, 1.7, 3.0])
+@pytest.mark.parametrize("kind", KINDS)
+def test_pow_same_as_general_path(kind, exponent, monkeypatch):
+    from autograd_py.ops import powers
+    fast, general, taken = _both_paths(monkeypatch, powers, "_pow_plain", lambda x: x ** exponent, kind)
+    assert fast == general
+    assert taken[0] == ("general" not in kind)
+
+
+@pytest.mark.parametrize("factor", [3.0, -0.5, 0.0, -0.0, float("nan")])
+@pytest.mark.parametrize("kind", KINDS)
+def test_mul_scalar_same_as_general_path(kind, factor, monkeypatch):
+    from autograd_py.ops import plain_binary, pointwise
+    fast, general, taken = _both_paths(monkeypatch, plain_binary, "scaled",
+                                       lambda x: pointwise.mul_scalar(x, factor), kind)
+    assert fast == general
+    assert taken[0] == (kind != "float32 (general)")  # an expanded input is multiplied as it is laid out
+
+
+@pytest.mark.parametrize("keepdim", [False, True])
+@pytest.mark.parametrize("kind", KINDS)
+def test_sum_same_as_general_path(kind, keepdim, monkeypatch):
+    from autograd_py.ops import reduction
+    fast, general, taken = _both_paths(monkeypatch, reduction, "_sum_all", lambda x: x.sum(keepdim=keepdim), kind)
+    assert fast == general
+    assert taken[:1] == ([] if kind == "float32 (general)" else [True])
+
+
+def test_create_graph_formulas_take_the_fast_paths(monkeypatch):
+    """W5's second derivative: pow's backward records its power and scalar product inline."""
+    from autograd_py.ops import plain_binary, powers
+    seen = []
+
+    def spy(module, name):
+        fast = getattr(module, name)
+
+        def run(*args):
+            out = fast(*args)
+            seen.append((name, out is not None))
+            return out
+
+        monkeypatch.setattr(module, name, run)
+
+    spy(powers, "_pow_plain")
+    spy(plain_binary, "scaled")
+    x = T.tensor([0.5, 1.0, 2.0], dtype=T.float64, requires_grad=True)
+    (g,) = T.autograd.grad((x ** 3 * T.sin(x)).sum(), x, create_graph=True)
+    assert seen == [("_pow_plain", True), ("_pow_plain", True), ("scaled", True)]
+    assert g.grad_fn.name() == "AddBackward0"

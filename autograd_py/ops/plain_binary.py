@@ -103,3 +103,43 @@ def recorded(input, other, ufunc, op, node_cls, product=False):
         if node_recorder[0] is not None:
             node_recorder[0](node)
     return out
+
+
+def scaled(input, other, node_cls):
+    """``mul_scalar(input, other)`` for a float64 tensor and a Python float while nothing else watches
+    recording (the scalar products of backward formulas under create_graph: pow's, tanh's), recorded
+    as ``node_cls`` (MulBackward1) when it requires grad; None when the general path is needed."""
+    a = input._data
+    if a.dtype is not _F64 or _inference[0] or _fw_levels or default_hooks or _zeros_made[0]:
+        return None
+    if a.ndim:
+        w = _wrapped.get(other)
+        res = np.multiply(a, (w if w is not None and w[0] is other else _wrap(other))[1])
+    else:
+        res = _asarray(np.multiply(a, other))  # the ufunc's NumPy scalar, as the general path
+    if input._requires_grad and _grad_enabled[0]:
+        fn = input._grad_fn
+        if fn is not None and input._kept_fn is None and input._fn_shape is None:
+            edge = (fn, input._output_nr)  # _plain_edge's common case
+        else:
+            edge = _plain_edge(input, a)
+            if edge is None:
+                return None
+        node = _new(node_cls)  # Node.__init__'s body
+        node._seq = next(_sequence)
+        node._vars = None
+        node.other = other
+        node._next_functions = (edge,)
+        node._input_meta = None
+        out = _new(Tensor)  # _make's body
+        out._data = res
+        out._version_counter = [0]
+        out._grad_fn = node
+        out._requires_grad = True
+        if node_recorder[0] is not None:
+            node_recorder[0](node)
+        return out
+    out = _new(Tensor)
+    out._data = res
+    out._version_counter = [0]
+    return out

@@ -322,8 +322,13 @@ def sub_scalar(input, other):
 def mul_scalar(input, other):
     """``input * other`` for a number ``other``, as ATen's own formulas multiply (``mul.Scalar``,
     whose node is MulBackward1, where ``x * 2`` from Python records MulBackward0)."""
-    if input.__class__ is not Tensor and not isinstance(input, Tensor):
-        return np.multiply(input, other)  # a formula running on NumPy data (numpy_backward)
+    if input.__class__ is not Tensor:
+        if not isinstance(input, Tensor):
+            return np.multiply(input, other)  # a formula running on NumPy data (numpy_backward)
+    elif other.__class__ is float:
+        out = plain_binary.scaled(input, other, MulBackward1)
+        if out is not None:
+            return out
     out = _make(np.multiply(input._data, other))
     if _zeros_made[0]:
         zerotensor.product(out, input, other)

@@ -1,6 +1,10 @@
 """pow and square: PyTorch's exponent rules, its special-cased powers and float32 powf."""
-from ..node import Node
-from .base import Tensor, _make, grad_on, np, operands, record, record_like
+from .. import forward_mode
+from ..grad_mode import _inference, _state as _grad_enabled
+from ..node import Node, _sequence
+from ..saved_tensor import default_hooks, saved_input
+from .._tensor import _new
+from .base import Tensor, _make, _plain_edge, grad_on, node_recorder, np, operands, record, record_like
 from .comparison import where
 from .pointwise import mul_scalar, sub_scalar, to_dtype
 from .unary import log
@@ -58,6 +62,11 @@ class PowBackward2(Node):
         return grad * mul_scalar(result, log_base)
 
 
+_F64 = np.dtype(np.float64)
+_ndarray = np.ndarray
+_fw_levels = forward_mode.levels
+
+
 # PyTorch computes these exponents by multiplication, bit for bit, and it is faster than np.power.
 _SPECIAL_POWERS = {
     2: lambda a: a * a, 3: lambda a: a * a * a, -1: lambda a: 1 / a, -2: lambda a: 1 / (a * a),
@@ -106,7 +115,45 @@ def _powf(a, e):
     return np.power(a.astype(np.float64), e.astype(np.float64)).astype(np.result_type(a, e), copy=False)
 
 
+def _pow_plain(input, exponent):
+    """``pow(input, exponent)`` for a float64 Tensor and a Python number while nothing else watches
+    recording (x ** 2, and pow's backward under create_graph), made and recorded inline as the
+    general path in ``pow`` does it; None when that path is needed."""
+    a = input._data
+    if a.dtype is not _F64 or 0 in a.strides or _inference[0] or _fw_levels or default_hooks:
+        return None
+    special = _SPECIAL_POWERS.get(exponent)
+    res = special(a) if special is not None else np.power(a, exponent)
+    out = _new(Tensor)  # _make's body
+    out._data = res if res.__class__ is _ndarray else np.asarray(res)  # (a NumPy scalar at 0 dims)
+    out._version_counter = [0]
+    if input._requires_grad and _grad_enabled[0]:
+        fn = input._grad_fn
+        if fn is not None and input._kept_fn is None and input._fn_shape is None:
+            edge = (fn, input._output_nr)  # _plain_edge's common case
+        else:
+            edge = _plain_edge(input, a)
+            if edge is None:
+                return None
+        node = _new(PowBackward0)  # Node.__init__'s body
+        node._seq = next(_sequence)
+        node.exponent = exponent
+        node._vars = {"self": saved_input(input)}
+        node._next_functions = (edge,)
+        node._input_meta = None
+        out._grad_fn = node
+        out._requires_grad = True
+        if node_recorder[0] is not None:
+            node_recorder[0](node)
+    return out
+
+
 def pow(input, exponent):
+    cls = exponent.__class__
+    if input.__class__ is Tensor and (cls is float or cls is int):
+        out = _pow_plain(input, exponent)
+        if out is not None:
+            return out
     if not isinstance(input, Tensor) and not isinstance(exponent, Tensor):
         return _np_power(input, exponent)  # a formula running on NumPy data (numpy_backward)
     if isinstance(input, Tensor) and not isinstance(exponent, Tensor):

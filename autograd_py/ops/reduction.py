@@ -2,16 +2,18 @@
 ``extremes``, ``gather`` and ``statistics`` and are re-exported here, where the method table reads them."""
 import warnings
 
-from .. import dtypes, grad_mode
+from .. import dtypes, forward_mode, grad_mode
 from ..node import Node
 from ..signatures import numpy_names
-from .base import _make, batch_ndim, grad_on, np, record
+from .base import _make, batch_ndim, grad_on, node_recorder, np, record
 from .comparison import where
 from .shape import unsqueeze
 from .reduce_dims import _as_result, _dims, _input_dims, _reduced, _Reduction, _user_dims
 
 
 _F64 = np.dtype(np.float64)
+_fw_levels = forward_mode.levels
+_grad_enabled = grad_mode._state
 
 
 # ---------------------------------------------------------------------------- sum / mean / prod
@@ -56,9 +58,35 @@ class SumBackward1(_Reduction):
         return self._back(grad)
 
 
+def _sum_all(input, data, keepdim):
+    """``sum(input)`` of a float64 tensor while no forward-mode levels are active: its steps below
+    without their calls (_input_dims, _accurate, record's _edges loop). Never None (a test's
+    stand-in for it returns None to run the general path)."""
+    dims = tuple(range(data.ndim))
+    out = _make(np.asarray(np.add.reduce(data, axis=dims, keepdims=keepdim), order="C"))
+    if input._requires_grad and _grad_enabled[0]:
+        node = SumBackward0()
+        node.shape, node.dims, node.keepdim = data.shape, dims, keepdim
+        fn = input._grad_fn
+        if fn is None or input._kept_fn is not None or input._fn_shape is not None:
+            return record(out, node, (input,))
+        # _edges' common case: the input's shape is checked unless the sum kept it
+        node._next_functions = ((fn, input._output_nr),)
+        node._input_meta = None if data.shape == out._data.shape else [(data.shape, data.dtype)]
+        out._grad_fn = node
+        out._requires_grad = True
+        if node_recorder[0] is not None:
+            node_recorder[0](node)
+    return out
+
+
 @numpy_names
 def sum(input, dim=None, keepdim=False, dtype=None):
     data = input._data
+    if dim is None and dtype is None and data.dtype is _F64 and not _fw_levels:
+        out = _sum_all(input, data, keepdim)
+        if out is not None:
+            return out
     if dtype is not None:
         data = data.astype(dtypes.to_numpy_dtype(dtype))
     elif data.dtype.kind in "bui":
