@@ -39,6 +39,18 @@ export function fill(node, ...children) {
   return node;
 }
 
+/** A details panel's labelled value: the label, then the value (in code type unless `mono` is false). */
+export function field(label, value, { mono = true, testid } = {}) {
+  return h("div", { class: "field" }, h("span", { class: "field-label", text: label }),
+    h(mono ? "code" : "span", { class: "field-value", text: value, "data-testid": testid }));
+}
+
+/** A details panel's labelled block of lines (a tensor's values); `cls` adds a class. */
+export function block(label, text, { testid, cls } = {}) {
+  return h("div", { class: cls ? `field block ${cls}` : "field block" }, h("span", { class: "field-label", text: label }),
+    h("pre", { class: "values", text, "data-testid": testid }));
+}
+
 /** Formats a count with thousands separators. */
 export function count(n) {
   return Number(n).toLocaleString("en-US");

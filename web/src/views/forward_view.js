@@ -3,19 +3,9 @@
 // its tangent side by side, each op with how its JVP came about. It reuses the graph view's
 // canvas, pan, zoom and keyboard handling; the data (and every number) comes from Python.
 
-import { fill, h, s, shapeText } from "./dom.js";
+import { block, field, fill, h, s, shapeText } from "./dom.js";
 import { GraphView } from "./graph_view.js";
 import { TENSOR_H, layoutForward } from "./forward_layout.js";
-
-function field(label, value) {
-  return h("div", { class: "field" }, h("span", { class: "field-label", text: label }),
-    h("code", { class: "field-value", text: value }));
-}
-
-function block(label, text, cls = "") {
-  return h("div", { class: `field block ${cls}` }, h("span", { class: "field-label", text: label }),
-    h("pre", { class: "values", text }));
-}
 
 export class ForwardGraphView extends GraphView {
   /**
@@ -191,7 +181,7 @@ export class ForwardGraphView extends GraphView {
       h("div", { class: "fields" }, field(t.dShape, shapeText(data.shape)), field(t.fwLevelLabel, String(data.level)),
         field(t.fwMadeBy, by ? by.label : t.fwMadeByDual)),
       block(t.fwValue, data.value.text),
-      block(`${t.fwTangent} (ṫ)`, data.tangent ? data.tangent.text : t.fwNoTangent, "tangent-block"),
+      block(`${t.fwTangent} (ṫ)`, data.tangent ? data.tangent.text : t.fwNoTangent, { cls: "tangent-block" }),
       h("p", { class: "muted small", text: t.fwTangentExplain }),
     ];
   }

@@ -3,20 +3,10 @@
 // asked for (a "describe" request), because their saved tensors, values and
 // backward formula are only sent on demand.
 
-import { fill, h, shapeText } from "./dom.js";
+import { block, field, fill, h, shapeText } from "./dom.js";
 import { preview } from "./timeline_state.js";
 
 const STATE_KEYS = { alive: "stateAlive", freed: "stateFreed", modified: "stateModified" };
-
-function field(label, value, { mono = true, testid } = {}) {
-  return h("div", { class: "field" }, h("span", { class: "field-label", text: label }),
-    h(mono ? "code" : "span", { class: "field-value", text: value, "data-testid": testid }));
-}
-
-function block(label, text, testid) {
-  return h("div", { class: "field block" }, h("span", { class: "field-label", text: label }),
-    h("pre", { class: "values", text, "data-testid": testid }));
-}
 
 export class NodeDetails {
   /**
@@ -106,7 +96,7 @@ export class NodeDetails {
         field(t.dRequiresGrad, node.requires_grad ? "True" : "False"), field(t.dIsLeaf, node.is_leaf ? "True" : "False"),
         field(t.dGradFn, node.grad_fn || "None"), field(t.dVersion, String(node.version))),
       block(t.dValue, node.value.text),
-      block(t.dGrad, gradText, "details-grad"),
+      block(t.dGrad, gradText, { testid: "details-grad" }),
       actions.length ? h("div", { class: "actions" }, actions) : null,
     ];
   }
@@ -144,7 +134,7 @@ export class NodeDetails {
     const grad = info.variable_grad ? preview(info.variable_grad).text : "None";
     return [
       field(t.dVariable, (info.variable_names || []).join(", ") || "—"),
-      block(t.dGrad, grad, "details-grad"),
+      block(t.dGrad, grad, { testid: "details-grad" }),
       info.hooks ? h("p", { class: "muted", text: t.dHooks(info.hooks) }) : null,
     ];
   }
