@@ -41,16 +41,17 @@ class AccumulateGrad(Node):
                 # PyTorch copies into a fresh buffer, so the graph shows CopyBackwards.
                 from .ops.inplace import copy_
                 var._grad = copy_(fresh, grad)
-            elif sys.getrefcount(grad) <= _STEAL_REFS and _obeys_layout_contract(grad._data, var._data):
+            elif _refs(grad) <= _STEAL_REFS and _obeys_layout_contract(grad._data, var._data):
                 # PyTorch keeps the gradient itself (nothing else holds it): its version shows. Its
                 # array too, unless another tensor sees that memory (a view, a detached alias).
                 data = grad._data
-                if data.base is not None or sys.getrefcount(data) > _SOLE_ARRAY_REFS:
+                if data.base is not None or _refs(data) > _SOLE_ARRAY_REFS:
                     data = data.copy(order="K")
-                var._grad = _make_like(data)
-                var._grad._version_counter[0] = grad._version_counter[0]
+                kept = _tensor._make(data)
+                kept._version_counter[0] = grad._version_counter[0]
                 if "_zerotensor" in grad.__dict__:
-                    var._grad._zerotensor = True  # the efficient zero tensor itself
+                    kept._zerotensor = True  # the efficient zero tensor itself
+                var._grad = kept
             else:
                 var._grad = _clone_obey_contract(grad, var)
         elif grad_mode._state[0]:
@@ -69,6 +70,8 @@ class AccumulateGrad(Node):
 def _obeys_layout_contract(g, v):
     """PyTorch's obeys_layout_contract: may a gradient be stored as is for a leaf (stride by stride
     over the gradient's dims; past the leaf's dims it does not look)."""
+    if not g.ndim and not v.ndim:
+        return True  # 0-dim: no strides to compare
     if g.size and g.flags.c_contiguous and v.flags.c_contiguous and g.shape == v.shape and 0 not in g.strides:
         return True  # the common case, without the stride walk (NumPy ignores size-1 dims' strides)
     from ._tensor import torch_strides
@@ -137,12 +140,15 @@ def _clone_obey_contract(grad, var):
     return out
 
 
+_refs = sys.getrefcount
+
+
 def _steal_refs():
     """What ``sys.getrefcount`` gives in ``AccumulateGrad._apply`` for a gradient only the engine's
     buffer holds (measured, so right for 3.11 and 3.12 alike)."""
     def probe(grads):
         grad = grads[0]
-        return sys.getrefcount(grad)
+        return _refs(grad)
     return probe([object()])
 
 
@@ -157,7 +163,7 @@ def _sole_array_refs():
 
     def probe(grad):
         data = grad._data
-        return sys.getrefcount(data)
+        return _refs(data)
     holder = Holder()
     holder._data = object()
     return probe(holder)

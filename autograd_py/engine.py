@@ -188,10 +188,11 @@ def run_backward(roots, root_grads, keep_graph, create_graph, inputs=None, accum
     prev_task = current_task[0]
     current_task[0] = (deps, needed, captures, accumulate)  # made a GraphTask when asked (running_task)
     # The ready node that runs next (before every node in the heap: a higher seq, or the same
-    # seq, a leaf's, and ready sooner) waits here, out of the heap, with its buffer: the two run
-    # nodes in the heap's order, and a chain of single-input nodes, or a node whose newest input
-    # becomes ready, skips the heap.
-    alone = alone_buf = None
+    # seq, a leaf's, and ready sooner) waits here, out of the heap, with its buffer, and the one
+    # after it in ``second`` (set only while ``alone`` is): the three run nodes in the heap's
+    # order, and a chain of single-input nodes, or a node whose newest input becomes ready, skips
+    # the heap, as does the node it overtook (a sum's earlier term, W4's chains of adds).
+    alone = alone_buf = second = second_buf = None
     try:
         # The root hands on its gradients as the loop below hands on a node's (it has no hooks,
         # formula nor saved values to run or free).
@@ -219,17 +220,30 @@ def run_backward(roots, root_grads, keep_graph, create_graph, inputs=None, accum
                     alone, alone_buf = nxt, buf
                     continue
             elif nxt._seq > alone._seq:
-                # only a finite seq is overtaken, and no other node has it: its tie is immaterial
-                heappush(ready, (-alone._seq, tie, alone, alone_buf))
-                tie += 1
+                # only a finite seq is overtaken (so the second's is finite too), and no other node
+                # has it: the tie of the one going to the heap is immaterial
+                if second is not None:
+                    heappush(ready, (-second._seq, tie, second, second_buf))
+                    tie += 1
+                second, second_buf = alone, alone_buf
                 alone, alone_buf = nxt, buf
+                continue
+            elif second is None:
+                if not ready or -nxt._seq < ready[0][0]:
+                    second, second_buf = nxt, buf
+                    continue
+            elif nxt._seq > second._seq:
+                heappush(ready, (-second._seq, tie, second, second_buf))
+                tie += 1
+                second, second_buf = nxt, buf
                 continue
             heappush(ready, (-nxt._seq, tie, nxt, buf))
             tie += 1
         while True:
             if alone is not None:
                 node, grads = alone, alone_buf
-                alone = alone_buf = None
+                alone, alone_buf = second, second_buf
+                second = second_buf = None
             elif ready:
                 _, _, node, grads = heappop(ready)
             else:
@@ -352,10 +366,22 @@ def run_backward(roots, root_grads, keep_graph, create_graph, inputs=None, accum
                         alone, alone_buf = nxt, buf
                         continue
                 elif nxt._seq > alone._seq:
-                    # only a finite seq is overtaken, and no other node has it: its tie is immaterial
-                    heappush(ready, (-alone._seq, tie, alone, alone_buf))
-                    tie += 1
+                    # only a finite seq is overtaken (so the second's is finite too), and no other node
+                    # has it: the tie of the one going to the heap is immaterial
+                    if second is not None:
+                        heappush(ready, (-second._seq, tie, second, second_buf))
+                        tie += 1
+                    second, second_buf = alone, alone_buf
                     alone, alone_buf = nxt, buf
+                    continue
+                elif second is None:
+                    if not ready or -nxt._seq < ready[0][0]:
+                        second, second_buf = nxt, buf
+                        continue
+                elif nxt._seq > second._seq:
+                    heappush(ready, (-second._seq, tie, second, second_buf))
+                    tie += 1
+                    second, second_buf = nxt, buf
                     continue
                 heappush(ready, (-nxt._seq, tie, nxt, buf))
                 tie += 1
