@@ -39,7 +39,7 @@ def _same(a, b):
 
 
 def test_node_init_sets_what_the_inline_copies_set():
-    """unary.op and plain_binary.recorded set ``_seq`` and ``_vars`` themselves (Node.__init__'s body)."""
+    """unary.op and plain_binary's ops set ``_seq`` and ``_vars`` themselves (Node.__init__'s body)."""
     node = object.__new__(unary.SinBackward0)
     Node.__init__(node)
     values, extra = _state(node)
@@ -232,9 +232,14 @@ def test_pow_same_as_general_path(kind, exponent, monkeypatch):
 @pytest.mark.parametrize("factor", [3.0, -0.5, 0.0, -0.0, float("nan")])
 @pytest.mark.parametrize("kind", KINDS)
 def test_mul_scalar_same_as_general_path(kind, factor, monkeypatch):
-    from autograd_py.ops import plain_binary, pointwise
-    fast, general, taken = _both_paths(monkeypatch, plain_binary, "scaled",
-                                       lambda x: pointwise.mul_scalar(x, factor), kind)
+    from autograd_py.ops import plain_binary, pointwise, zerotensor
+    made = zerotensor.made[0]
+    zerotensor.made[0] = False  # (once a zero tensor was made, the fast path steps aside)
+    try:
+        fast, general, taken = _both_paths(monkeypatch, plain_binary, "scaled",
+                                           lambda x: pointwise.mul_scalar(x, factor), kind)
+    finally:
+        zerotensor.made[0] = made
     assert fast == general
     assert taken[0] == (kind != "float32 (general)")  # an expanded input is multiplied as it is laid out
 
@@ -250,7 +255,7 @@ def test_sum_same_as_general_path(kind, keepdim, monkeypatch):
 
 def test_create_graph_formulas_take_the_fast_paths(monkeypatch):
     """W5's second derivative: pow's backward records its power and scalar product inline."""
-    from autograd_py.ops import plain_binary, powers
+    from autograd_py.ops import plain_binary, powers, zerotensor
     seen = []
 
     def spy(module, name):
@@ -266,6 +271,11 @@ def test_create_graph_formulas_take_the_fast_paths(monkeypatch):
     spy(powers, "_pow_plain")
     spy(plain_binary, "scaled")
     x = T.tensor([0.5, 1.0, 2.0], dtype=T.float64, requires_grad=True)
-    (g,) = T.autograd.grad((x ** 3 * T.sin(x)).sum(), x, create_graph=True)
+    made = zerotensor.made[0]
+    zerotensor.made[0] = False  # (as no zero tensor was made yet)
+    try:
+        (g,) = T.autograd.grad((x ** 3 * T.sin(x)).sum(), x, create_graph=True)
+    finally:
+        zerotensor.made[0] = made
     assert seen == [("_pow_plain", True), ("_pow_plain", True), ("scaled", True)]
     assert g.grad_fn.name() == "AddBackward0"

@@ -32,61 +32,135 @@ def _wrap(number):
     return w
 
 
-def recorded(input, other, ufunc, op, node_cls, product=False):
-    """``ufunc(input, other)`` (``op`` on NumPy scalars at 0 dims) as a new Tensor, recorded as
-    ``node_cls`` if it requires grad (``product``: MulBackward0, which saves each operand for the
-    other's gradient; else alpha 1); None when the general path is needed."""
-    a = input._data
-    dt = a.dtype
-    if dt is not _F64 and dt is not _F32 or a.ndim > 1 or _inference[0] or _fw_levels or default_hooks:
-        return None
-    cls = other.__class__
-    if cls is float:
-        b, other_rg = other, False
-    elif cls is Tensor:
-        b = other._data
-        if b.dtype is not dt or b.shape != a.shape:
-            return None
-        other_rg = other._requires_grad
-    else:
-        return None
-    if _zeros_made[0] and ("_zerotensor" in input.__dict__ or cls is Tensor and "_zerotensor" in other.__dict__):
-        return None  # an efficient zero tensor's arithmetic (zerotensor.product, total)
-    recording = _grad_enabled[0] and (input._requires_grad or other_rg)
-    if recording:  # the edges first: an input that needs the general path's care leaves it all to it
-        if not input._requires_grad:
-            first = _NO_EDGE
-        elif input._grad_fn is not None and input._kept_fn is None and input._fn_shape is None:
-            first = (input._grad_fn, input._output_nr)
+# The general ops (pointwise's) each op below falls back to, by name; a test swaps them to spy.
+general = {}
+
+
+def summing(name, ufunc, op, node_cls):
+    """The op ``name(input, other, alpha=1)`` (add or sub): the plain case computed and recorded in
+    the op itself, without a second Python call (a third of a 0-dim op's time); anything else goes
+    to ``general[name]``. Its results and graph are the general path's: ``ufunc`` on the arrays,
+    ``op`` on the numbers at 0 dims, ``node_cls`` with alpha 1."""
+
+    def fast(input, other, alpha=1):
+        if alpha.__class__ is not int or alpha != 1 or input.__class__ is not Tensor:
+            return general[name](input, other, alpha)
+        a = input._data
+        dt = a.dtype
+        if dt is not _F64 and dt is not _F32 or a.ndim > 1 or _inference[0] or _fw_levels or default_hooks:
+            return general[name](input, other, alpha)
+        cls = other.__class__
+        if cls is float:
+            b, other_rg = other, False
+        elif cls is Tensor:
+            b = other._data
+            if b.dtype is not dt or b.shape != a.shape:
+                return general[name](input, other, alpha)
+            other_rg = other._requires_grad
         else:
-            first = _plain_edge(input, a)
-        if not other_rg:
-            second = _NO_EDGE
-        elif other._grad_fn is not None and other._kept_fn is None and other._fn_shape is None:
-            second = (other._grad_fn, other._output_nr)
+            return general[name](input, other, alpha)
+        if _zeros_made[0] and ("_zerotensor" in input.__dict__ or cls is Tensor and "_zerotensor" in other.__dict__):
+            return general[name](input, other, alpha)  # an efficient zero tensor's sum (zerotensor.total)
+        recording = _grad_enabled[0] and (input._requires_grad or other_rg)
+        if recording:  # the edges first: an input that needs the general path's care leaves it all to it
+            if not input._requires_grad:
+                first = _NO_EDGE
+            elif input._grad_fn is not None and input._kept_fn is None and input._fn_shape is None:
+                first = (input._grad_fn, input._output_nr)
+            else:
+                first = _plain_edge(input, a)
+            if not other_rg:
+                second = _NO_EDGE
+            elif other._grad_fn is not None and other._kept_fn is None and other._fn_shape is None:
+                second = (other._grad_fn, other._output_nr)
+            else:
+                second = _plain_edge(other, a)
+            if first is None or second is None:
+                return general[name](input, other, alpha)
+        out = _new(Tensor)  # _make's body
+        if a.ndim:
+            if cls is float and dt is _F64:
+                # NumPy takes a number as a 0-dim float64 array faster than as a Python float (no weak
+                # scalar to promote), with the same values
+                w = _wrapped.get(b)
+                b = (w if w is not None and w[0] is b else _wrap(b))[1]
+            out._data = ufunc(a, b)
+        elif dt is _F64:  # IEEE arithmetic on Python floats: NumPy scalars' own, at half their cost
+            out._data = _asarray(op(float(a), b if cls is float else float(b)))
         else:
-            second = _plain_edge(other, a)
-        if first is None or second is None:
-            return None
-    out = _new(Tensor)  # _make's body
-    if a.ndim:
-        if cls is float and dt is _F64:
-            # NumPy takes a number as a 0-dim float64 array faster than as a Python float (no weak
-            # scalar to promote), with the same values
-            w = _wrapped.get(b)
-            b = (w if w is not None and w[0] is b else _wrap(b))[1]
-        out._data = ufunc(a, b)
-    elif dt is _F64:  # IEEE arithmetic on Python floats: NumPy scalars' own, at half their cost
-        out._data = _asarray(op(float(a), b if cls is float else float(b)))
-    else:
-        out._data = _asarray(op(a[()], b if cls is float else b[()]))
-    out._version_counter = [0]
-    if recording:
-        node = _new(node_cls)  # Node.__init__'s body (the node classes here have no __init__ of their own)
-        node._seq = next(_sequence)
-        node._next_functions = (first, second)
-        node._input_meta = None
-        if product:
+            out._data = _asarray(op(a[()], b if cls is float else b[()]))
+        out._version_counter = [0]
+        if recording:
+            node = _new(node_cls)  # Node.__init__'s body (the node classes here have no __init__ of their own)
+            node._seq = next(_sequence)
+            node._vars = None
+            node._next_functions = (first, second)
+            node._input_meta = None
+            node.alpha = 1
+            out._grad_fn = node
+            out._requires_grad = True
+            if node_recorder[0] is not None:
+                node_recorder[0](node)
+        return out
+
+    return fast
+
+
+def product(name, ufunc, op, node_cls):
+    """The op ``name(input, other)`` (mul): ``summing``'s op for a product, whose node (``node_cls``,
+    MulBackward0) saves each operand for the other's gradient."""
+
+    def fast(input, other):
+        if input.__class__ is not Tensor:
+            return general[name](input, other)
+        a = input._data
+        dt = a.dtype
+        if dt is not _F64 and dt is not _F32 or a.ndim > 1 or _inference[0] or _fw_levels or default_hooks:
+            return general[name](input, other)
+        cls = other.__class__
+        if cls is float:
+            b, other_rg = other, False
+        elif cls is Tensor:
+            b = other._data
+            if b.dtype is not dt or b.shape != a.shape:
+                return general[name](input, other)
+            other_rg = other._requires_grad
+        else:
+            return general[name](input, other)
+        if _zeros_made[0] and ("_zerotensor" in input.__dict__ or cls is Tensor and "_zerotensor" in other.__dict__):
+            return general[name](input, other)  # an efficient zero tensor's product (zerotensor.product)
+        recording = _grad_enabled[0] and (input._requires_grad or other_rg)
+        if recording:  # (as summing's)
+            if not input._requires_grad:
+                first = _NO_EDGE
+            elif input._grad_fn is not None and input._kept_fn is None and input._fn_shape is None:
+                first = (input._grad_fn, input._output_nr)
+            else:
+                first = _plain_edge(input, a)
+            if not other_rg:
+                second = _NO_EDGE
+            elif other._grad_fn is not None and other._kept_fn is None and other._fn_shape is None:
+                second = (other._grad_fn, other._output_nr)
+            else:
+                second = _plain_edge(other, a)
+            if first is None or second is None:
+                return general[name](input, other)
+        out = _new(Tensor)  # (as summing's)
+        if a.ndim:
+            if cls is float and dt is _F64:
+                w = _wrapped.get(b)
+                b = (w if w is not None and w[0] is b else _wrap(b))[1]
+            out._data = ufunc(a, b)
+        elif dt is _F64:
+            out._data = _asarray(op(float(a), b if cls is float else float(b)))
+        else:
+            out._data = _asarray(op(a[()], b if cls is float else b[()]))
+        out._version_counter = [0]
+        if recording:
+            node = _new(node_cls)
+            node._seq = next(_sequence)
+            node._next_functions = (first, second)
+            node._input_meta = None
             # Each is saved only for the other's gradient, so only when that one has an edge (a view
             # made under no_grad has none): PyTorch's should_compute_output guard on the save.
             saved = {}
@@ -95,14 +169,13 @@ def recorded(input, other, ufunc, op, node_cls, product=False):
             if second[0] is not None:
                 saved["self"] = saved_input(input)
             node._vars = saved
-        else:
-            node._vars = None
-            node.alpha = 1
-        out._grad_fn = node
-        out._requires_grad = True
-        if node_recorder[0] is not None:
-            node_recorder[0](node)
-    return out
+            out._grad_fn = node
+            out._requires_grad = True
+            if node_recorder[0] is not None:
+                node_recorder[0](node)
+        return out
+
+    return fast
 
 
 def scaled(input, other, node_cls):
@@ -110,8 +183,10 @@ def scaled(input, other, node_cls):
     recording (the scalar products of backward formulas under create_graph: pow's, tanh's), recorded
     as ``node_cls`` (MulBackward1) when it requires grad; None when the general path is needed."""
     a = input._data
-    if a.dtype is not _F64 or _inference[0] or _fw_levels or default_hooks or _zeros_made[0]:
+    if a.dtype is not _F64 or _inference[0] or _fw_levels or default_hooks:
         return None
+    if _zeros_made[0] and "_zerotensor" in input.__dict__:
+        return None  # an efficient zero tensor's product (zerotensor.product)
     if a.ndim:
         w = _wrapped.get(other)
         res = np.multiply(a, (w if w is not None and w[0] is other else _wrap(other))[1])

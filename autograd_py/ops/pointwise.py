@@ -180,11 +180,7 @@ def _sub_check(a, b):
                            "If you are trying to invert a mask, use the `~` or `logical_not()` operator instead.")
 
 
-def add(input, other, alpha=1):
-    if alpha.__class__ is int and alpha == 1 and input.__class__ is Tensor:
-        out = plain_binary.recorded(input, other, np.add, _operator.add, AddBackward0)
-        if out is not None:
-            return out
+def _add(input, other, alpha=1):
     a, b = operands(input, other)
     scalars = None if a.ndim or alpha != 1 or alpha is True else scalar_operands(a, b)
     if scalars is None:
@@ -202,13 +198,9 @@ def add(input, other, alpha=1):
     return out
 
 
-def sub(input, other, alpha=1):
+def _sub(input, other, alpha=1):
     if input._data.dtype == np.bool_ or _is_bool(other):
         _sub_check(input, other)
-    if alpha.__class__ is int and alpha == 1 and input.__class__ is Tensor:
-        out = plain_binary.recorded(input, other, np.subtract, _operator.sub, SubBackward0)
-        if out is not None:
-            return out
     a, b = operands(input, other)
     scalars = None if a.ndim or alpha != 1 or alpha is True else scalar_operands(a, b)
     if scalars is None:
@@ -240,11 +232,7 @@ def rsub(input, other, alpha=1):
     return out
 
 
-def mul(input, other):
-    if input.__class__ is Tensor:
-        out = plain_binary.recorded(input, other, np.multiply, _operator.mul, MulBackward0, True)
-        if out is not None:
-            return out
+def _mul(input, other):
     a, b = operands(input, other)
     scalars = None if a.ndim else scalar_operands(a, b)
     if scalars is None:
@@ -269,6 +257,20 @@ def mul(input, other):
         if edges[1][0] is not None:
             node.save_one("self", input)
     return out
+
+
+def _binary(make, name, ufunc, op, node_cls, general):
+    """``name`` as plain_binary's op, whose plain case needs one Python call; ``general`` the rest."""
+    plain_binary.general[name] = general
+    fn = make(name, ufunc, op, node_cls)
+    fn.__name__ = fn.__qualname__ = name
+    fn.__module__ = __name__
+    return fn
+
+
+add = _binary(plain_binary.summing, "add", np.add, _operator.add, AddBackward0, _add)
+sub = _binary(plain_binary.summing, "sub", np.subtract, _operator.sub, SubBackward0, _sub)
+mul = _binary(plain_binary.product, "mul", np.multiply, _operator.mul, MulBackward0, _mul)
 
 
 class DivBackward2(Node):

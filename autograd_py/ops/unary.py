@@ -10,6 +10,7 @@ from .pointwise import add_scalar, empty_preserving, mul_scalar, preserve_layout
 from .fused_backward import sigmoid_backward, tanh_backward, threshold_backward
 
 _ndarray = np.ndarray
+_asarray = np.asarray
 _F64 = np.dtype(np.float64)
 _grad_enabled = grad_mode._state
 _inference = grad_mode._inference
@@ -33,11 +34,11 @@ def _elementwise(fn, node_cls, saves=None, floating=True):
             # keeps them where they are (preserve_layout's order)
             data = preserve_layout(data, data.dtype)
         res = fn(data)
-        if res.__class__ is not _ndarray or _inference[0]:
+        if _inference[0]:
             out = _make(res)
         else:  # _make's body: this runs once per op
             out = _new(Tensor)
-            out._data = res
+            out._data = res if res.__class__ is _ndarray else _asarray(res)  # (a NumPy scalar at 0 dims)
             out._version_counter = [0]
         if input._requires_grad and _grad_enabled[0]:
             node = _new(node_cls)  # Node.__init__'s body
