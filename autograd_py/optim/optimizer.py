@@ -10,7 +10,7 @@ from collections import defaultdict
 
 import numpy as np
 
-from .. import grad_mode
+from .. import _fp, grad_mode
 from .._tensor import Tensor, _make
 
 
@@ -30,13 +30,16 @@ def _typename(obj):
 
 def fma(a, b, c):
     """``a * b + c`` rounded once, as PyTorch's vectorized CPU kernels compute ``add(alpha=)`` and
-    ``lerp``. For float32 (and float16) data the float64 result is exact before the final rounding."""
+    ``lerp`` (they are compiled with FMA contraction): float32 (and float16) through the exact
+    float64 product, float64 through Dekker's error-free product (``_fp.fma64``)."""
     dtype = c.dtype if isinstance(c, np.ndarray) else np.result_type(a, b)
-    if dtype.itemsize <= 4:
-        wide = np.float64
-        return (np.asarray(a, dtype=dtype).astype(wide) * np.asarray(b, dtype=dtype).astype(wide)
-                + np.asarray(c, dtype=dtype).astype(wide)).astype(dtype)
-    return a * b + c
+    if dtype == np.float64:
+        return _fp.fma64(a, b, c)
+    if dtype == np.float32:
+        return _fp.fma32(np.asarray(a, dtype), np.asarray(b, dtype), np.asarray(c, dtype))
+    wide = np.float64
+    return (np.asarray(a, dtype=dtype).astype(wide) * np.asarray(b, dtype=dtype).astype(wide)
+            + np.asarray(c, dtype=dtype).astype(wide)).astype(dtype)
 
 
 def write_(tensor, array):
