@@ -5,8 +5,11 @@ forward-mode levels, no saved-tensor hooks).
 
 There is then nothing to promote, broadcast or lay out, and no input metadata for the engine to
 check; the result is what the general path computes: the ufunc on the arrays, or, for 0-dim
-tensors, the operator on NumPy scalars (IEEE arithmetic like the ufunc's; see
-``base.scalar_operands``). W1's chain and micrograd-style scalar networks are all such ops.
+tensors, the operator on the numbers (Python floats for float64, NumPy scalars for float32: IEEE
+arithmetic like the ufunc's; see ``base.scalar_operands``). W1's chain and micrograd-style scalar
+networks are all such ops. ``add``, ``sub`` and ``mul`` are the ops made here (``summing``,
+``product``), so that this case costs one Python call; they hand anything else to pointwise's
+general ops (``general``).
 """
 import numpy as np
 
