@@ -100,10 +100,12 @@ def _dense(shape, strides):
 def _check_layout(grad, var):
     """PyTorch's CHECK_RESULT after adding into an existing ``.grad``: warn when the two strides
     disagree (a leaf reshaped in place between backward calls, say)."""
+    g, v = grad._data, var._data
+    if _obeys_layout_contract(g, v):
+        return
     from ._tensor import torch_strides
     from ._warn import _always, _seen
-    g, v = grad._data, var._data
-    if not _obeys_layout_contract(g, v) and (_always[0] or _check_layout not in _seen):
+    if _always[0] or _check_layout not in _seen:
         _seen.add(_check_layout)  # TORCH_WARN_ONCE: once per process, whatever the sizes
         warnings.warn(
             "grad and param do not obey the gradient layout contract. This is not an error, but may impair "

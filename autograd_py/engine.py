@@ -199,22 +199,25 @@ def run_backward(roots, root_grads, keep_graph, create_graph, inputs=None, accum
         for (nxt, nr), g in zip(root._next_functions, root_grads):
             if needed is not None and nxt not in needed:
                 continue
-            remaining = deps[nxt] - 1
-            if remaining:
-                deps[nxt] = remaining
-                buf = buffers.get(nxt)
-                if buf is None:
-                    buffers[nxt] = buf = [None] * nxt.num_outputs
-                    buf[nr] = g
-                elif g is not None:
-                    buf[nr] = g if buf[nr] is None else _add_grads(buf[nr], g, create_graph)
-                continue
-            buf = buffers.pop(nxt, None)
-            if buf is None:
+            left = deps[nxt]  # as in the loop below
+            if left == 1 or left == -1 and nxt not in buffers:
                 buf = [None] * nxt.num_outputs
                 buf[nr] = g
-            elif g is not None:
-                buf[nr] = g if buf[nr] is None else _add_grads(buf[nr], g, create_graph)
+            elif left == -1:
+                buf = buffers.pop(nxt)
+                if g is not None:
+                    buf[nr] = g if buf[nr] is None else _add_grads(buf[nr], g, create_graph)
+            else:
+                if left > 0:
+                    deps[nxt] = 1 - left
+                    buffers[nxt] = buf = [None] * nxt.num_outputs
+                    buf[nr] = g
+                else:
+                    deps[nxt] = left + 1
+                    buf = buffers[nxt]
+                    if g is not None:
+                        buf[nr] = g if buf[nr] is None else _add_grads(buf[nr], g, create_graph)
+                continue
             if alone is None:
                 if not ready or -nxt._seq < ready[0][0]:
                     alone, alone_buf = nxt, buf
@@ -253,7 +256,7 @@ def run_backward(roots, root_grads, keep_graph, create_graph, inputs=None, accum
                 # and the captures: most nodes have neither
                 capturing = node in capture_nodes
                 early = False
-                if node._pre_hooks or node._retain_grad_refs:
+                if node._pre_hooks or node._retain_refs:  # _retain_refs: what _retain_grad_refs reads
                     if capturing and not accumulate and _runs_on(node, needed):
                         # PyTorch captures the gradient of a node it goes on to run before its tensor hooks
                         early = _capture(node, grads, captures, captured, inputs, accumulate, needed) or True
@@ -325,29 +328,12 @@ def run_backward(roots, root_grads, keep_graph, create_graph, inputs=None, accum
                 if nxt is None or (needed is not None and nxt not in needed):
                     continue
                 g = out[i]
-                remaining = deps[nxt] - 1
-                if remaining:
-                    deps[nxt] = remaining
-                    buf = buffers.get(nxt)
-                    if buf is None:
-                        if g is not None:
-                            out[i] = None
-                        if nxt.num_outputs == 1:
-                            buffers[nxt] = [g]
-                        else:
-                            buffers[nxt] = buf = [None] * nxt.num_outputs
-                            buf[nr] = g
-                    elif g is not None:
-                        if buf[nr] is None:
-                            buf[nr] = g
-                            out[i] = None
-                        else:
-                            buf[nr] = _add_grads(buf[nr], g, create_graph)
-                    continue
-                # the last edge into nxt: its buffer leaves the dict with it, and it is ready (deps
-                # keeps the node, as running_task's will_execute asks, not the count)
-                buf = buffers.pop(nxt, None)
-                if buf is None:
+                # deps holds the edges still to come into nxt, negated once a buffer holds what
+                # came (so a node with one edge in, a chain's, costs no buffer lookup); on the last
+                # edge the buffer leaves the dict with nxt, which is ready (deps keeps the node, as
+                # running_task's will_execute asks, not the count)
+                left = deps[nxt]
+                if left == 1 or left == -1 and nxt not in buffers:  # (-1 without one: a stray edge after its last)
                     if g is not None:
                         out[i] = None
                     if nxt.num_outputs == 1:
@@ -355,12 +341,34 @@ def run_backward(roots, root_grads, keep_graph, create_graph, inputs=None, accum
                     else:
                         buf = [None] * nxt.num_outputs
                         buf[nr] = g
-                elif g is not None:
-                    if buf[nr] is None:
-                        buf[nr] = g
-                        out[i] = None
+                elif left == -1:
+                    buf = buffers.pop(nxt)
+                    if g is not None:
+                        if buf[nr] is None:
+                            buf[nr] = g
+                            out[i] = None
+                        else:
+                            buf[nr] = _add_grads(buf[nr], g, create_graph)
+                else:
+                    if left > 0:  # the first of several
+                        deps[nxt] = 1 - left
+                        if g is not None:
+                            out[i] = None
+                        if nxt.num_outputs == 1:
+                            buffers[nxt] = [g]
+                        else:
+                            buffers[nxt] = buf = [None] * nxt.num_outputs
+                            buf[nr] = g
                     else:
-                        buf[nr] = _add_grads(buf[nr], g, create_graph)
+                        deps[nxt] = left + 1
+                        if g is not None:
+                            buf = buffers[nxt]
+                            if buf[nr] is None:
+                                buf[nr] = g
+                                out[i] = None
+                            else:
+                                buf[nr] = _add_grads(buf[nr], g, create_graph)
+                    continue
                 if alone is None:
                     if not ready or -nxt._seq < ready[0][0]:
                         alone, alone_buf = nxt, buf
@@ -457,8 +465,10 @@ def _add_grads(a, b, create_graph):
     if a._fw_grads or b._fw_grads or (_zeros_made[0] and ("_zerotensor" in a.__dict__ or "_zerotensor" in b.__dict__)):
         out = a + b
     elif not ad.ndim:
-        # NumPy scalars add as the ufunc does (IEEE), at a fraction of its cost on 0-dim arrays
-        out = _make(_asarray(ad[()] + bd[()]) if dt is _F64 or dt is _F32 else ad + bd)
+        # NumPy scalars (Python floats for float64) add as the ufunc does (IEEE), at a fraction of
+        # its cost on 0-dim arrays
+        out = _make(_asarray(ad.item() + bd.item()) if dt is _F64 else _asarray(ad[()] + bd[()]) if dt is _F32
+                    else ad + bd)
     elif ad.strides != bd.strides:
         out = a + b
     else:
