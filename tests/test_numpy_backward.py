@@ -146,11 +146,11 @@ def test_a_node_meeting_a_zero_tensor_steps_aside(numpy_path):
 @pytest.mark.parametrize("shape", [(3,), (1, 3), (2, 1), (), (4, 2, 3)], ids=str)
 @pytest.mark.parametrize("dtype", [T.float32, T.float64], ids=["float32", "float64"])
 def test_the_engine_sums_a_broadcast_gradient_on_arrays_as_on_tensors(monkeypatch, dtype, shape):
-    # without create_graph engine._validate sums on NumPy data (ops/unbroadcast); with it, by sum_to
-    from autograd_py import engine
+    # without create_graph the engine's _validate sums on NumPy data (ops/unbroadcast); with it, by sum_to
+    from autograd_py import engine_grads
     ran = []
-    original = engine.sum_to_plain
-    monkeypatch.setattr(engine, "sum_to_plain", lambda g, s: ran.append(s) or original(g, s))
+    original = engine_grads.sum_to_plain
+    monkeypatch.setattr(engine_grads, "sum_to_plain", lambda g, s: ran.append(s) or original(g, s))
     rng = np.random.default_rng(1)
     data, weights = rng.uniform(-1, 1, shape), rng.uniform(-1, 1, (4, 2, 3))
     results = []
