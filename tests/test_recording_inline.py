@@ -1,8 +1,11 @@
-"""The hot ops make their nodes and saved tensors inline (ops/unary.py, ops/plain_binary.py) instead
-of calling ``Node()`` and ``SavedTensor(...)``: what they make must be what those calls make.
+"""The hot ops make their nodes and saved tensors inline (ops/unary.py, plain_binary.py, powers.py)
+instead of calling ``Node()`` and ``SavedTensor(...)``: what they make must be what those calls make.
 
 Each check builds the same thing both ways and compares every slot and instance attribute, so a
 field added to ``Node.__init__`` or ``SavedTensor.__init__`` that the inline copies miss fails here.
+The fast paths of pow, mul_scalar and sum are then compared with their general paths: result
+bytes and strides, graph (edges, input metadata, saved values), first and second gradients, and
+which path ran. (0-dim arithmetic and the cached float operands: bit for bit against NumPy.)
 """
 import numpy as np
 import pytest
@@ -39,13 +42,17 @@ def _same(a, b):
 
 
 def test_node_init_sets_what_the_inline_copies_set():
-    """unary.op and plain_binary's ops set ``_seq`` and ``_vars`` themselves (Node.__init__'s body)."""
+    """unary.op, plain_binary's ops and powers._pow_plain set ``_seq`` and ``_vars`` themselves
+    (Node.__init__'s body)."""
     node = object.__new__(unary.SinBackward0)
     Node.__init__(node)
     values, extra = _state(node)
     assert {n for n, v in values.items() if v is not _MISSING} == {"_seq", "_vars"}
     assert node._vars is None and extra == {}
-    for cls in (unary.SinBackward0, unary.TanhBackward0, unary.ExpBackward0, unary.NegBackward0):
+    from autograd_py.ops import pointwise, powers
+    for cls in (unary.SinBackward0, unary.TanhBackward0, unary.ExpBackward0, unary.NegBackward0,
+                pointwise.AddBackward0, pointwise.SubBackward0, pointwise.MulBackward0, pointwise.MulBackward1,
+                powers.PowBackward0):
         assert cls.__init__ is Node.__init__
 
 
