@@ -107,3 +107,28 @@ def test_a_freed_node_that_saved_only_a_number_raises_the_freed_error_on_either_
     assert calls
     with pytest.raises(RuntimeError, match="Trying to backward through the graph a second time"):
         s.backward()
+
+
+class _NoGradForInput(torch.autograd.Function):
+    """Hands no gradient to its input, so the node behind it sees None arrive."""
+
+    @staticmethod
+    def forward(ctx, a):
+        return a * 1.0
+
+    @staticmethod
+    def backward(ctx, g):
+        return None
+
+
+def test_none_gradients_through_one_edge_and_through_a_buffer_of_several():
+    x = torch.tensor([1.0, 2.0], dtype=torch.float64, requires_grad=True)
+    _NoGradForInput.apply(x * 2.0).sum().backward()  # the one edge into MulBackward0 brings None
+    assert x.grad is None
+    a = x * 2.0  # two edges in: None from the Function, 3.0 from the product, in either order
+    (_NoGradForInput.apply(a).sum() + (a * 3.0).sum()).backward()
+    assert x.grad.tolist() == [6.0, 6.0] and x.grad._version == 0
+    x.grad = None
+    a = x * 2.0  # three edges in, None the second (torch 2.13 gives the same values and versions)
+    ((a * 3.0).sum() + _NoGradForInput.apply(a).sum() + (a * 4.0).sum()).backward()
+    assert x.grad.tolist() == [14.0, 14.0] and x.grad._version == 0
