@@ -1,9 +1,12 @@
 """The fused backward ops of tanh, sigmoid and relu: ``tanh_backward``, ``sigmoid_backward`` and
 ``threshold_backward`` are one op each, as in PyTorch, with their own (double) backward nodes.
 Their formulas also take NumPy data (``numpy_backward``)."""
+from .. import _fp
 from ..node import Node
 from .base import Tensor, _make, grad_on, np, record_like
 from .pointwise import add_scalar, mul_scalar
+
+_F32 = np.dtype(np.float32)
 
 
 class TanhBackwardBackward0(Node):
@@ -44,17 +47,24 @@ def _fused_backward(grad, output, np_fn, node_cls):
 
 
 def _tanh_grad(g, y):
+    # ATen's kernel: grad * (1 - y * y), the latter one fused multiply-add (float32 emulated
+    # exactly; float64's Dekker emulation would cost ~20 NumPy calls per node, so not yet)
+    if g.dtype is _F32 and y.dtype is _F32:
+        return g * _fp.fma32(-y, y, 1.0)
     return g * (1 - y * y)
 
 
 def _sigmoid_grad(g, y):
-    return g * (y * (1 - y))
+    return g * (1 - y) * y  # ATen's kernel's order: (grad * (1 - y)) * y
 
 
 def tanh_backward(grad, output):
     """``grad * (1 - output²)`` as one op, as in PyTorch; it has its own (double) backward."""
     if grad.__class__ is not Tensor and not isinstance(grad, Tensor):
-        return grad * (1 - output * output)  # NumPy data (numpy_backward): _tanh_grad's body, inline
+        # NumPy data (numpy_backward): _tanh_grad's body, inline
+        if grad.dtype is _F32:
+            return grad * _fp.fma32(-output, output, 1.0)
+        return grad * (1 - output * output)
     return _fused_backward(grad, output, _tanh_grad, TanhBackwardBackward0)
 
 

@@ -4,6 +4,7 @@ Binary arithmetic, copies and casts live here; powers and the one-tensor functio
 ``powers`` and ``unary`` and are re-exported at the end, where the method table reads them."""
 import operator as _operator
 
+from .. import _fp
 from ..dtypes import get_default_dtype
 from ..node import Node
 from .base import Tensor, _make, grad_on, np, operands, record, record_like, scalar_operands
@@ -162,6 +163,10 @@ def _scaled(a, b, alpha):
         raise RuntimeError("For integral input tensors, argument alpha must not be a floating point number.")
     if dt == np.bool_:
         return np.logical_or(a, np.logical_and(b, bool(alpha)))
+    if dt == np.float32 or dt == np.float64:
+        # ATen's add kernel fuses it: fma(other, alpha, self), alpha cast to the dtype first
+        a, b = np.asarray(a, dt), np.asarray(b, dt)
+        return np.asarray(_fp.fma(b, dt.type(alpha), a), dt).reshape(np.broadcast_shapes(a.shape, b.shape))
     return a + alpha * b
 
 

@@ -1,5 +1,6 @@
 """addcmul, addcdiv and lerp: three-input pointwise ops, each one node with one formula per input,
 as in PyTorch (not a chain of add and mul nodes)."""
+from .. import _fp
 from ..forward_mode import formula_tangents, linked
 from ..node import Node
 from .base import Tensor, _make, check_broadcast, grad_on, np, record, result_np_dtype
@@ -82,7 +83,11 @@ def _addc(input, tensor1, tensor2, value, np_op, node_cls):
     dtype = result_np_dtype(input, tensor1, tensor2)
     a, b, c = _arrays((input, tensor1, tensor2), dtype)
     v = dtype.type(value)  # an integer result truncates a float value, as PyTorch's kernel does
-    out = _make(np.asarray(a + np_op(v * b, c)).astype(dtype, copy=False))
+    if np_op is np.multiply and (dtype == np.float32 or dtype == np.float64):
+        res = _fp.fma(v * b, c, a)  # addcmul's kernel fuses its last multiply-add
+    else:
+        res = a + np_op(v * b, c)
+    out = _make(np.asarray(res).astype(dtype, copy=False))
     if grad_on(input, tensor1, tensor2):
         node = node_cls()
         node.value = value
@@ -182,7 +187,10 @@ def lerp(input, end, weight):
     a, b = _arrays((input, end), dtype)
     w = weight._data.astype(dtype, copy=False) if isinstance(weight, Tensor) else np.asarray(weight, dtype)
     diff = b - a
-    out = _make(np.asarray(np.where(np.abs(w) < 0.5, a + w * diff, b - diff * (1 - w))).astype(dtype, copy=False))
+    # ATen's kernel, each side one fused multiply-add: fma(w, diff, self) or fma(-diff, 1 - w, end)
+    near = _fp.fma(w, diff, a) if dtype in (np.float32, np.float64) else a + w * diff
+    far = _fp.fma(-diff, 1 - w, b) if dtype in (np.float32, np.float64) else b - diff * (1 - w)
+    out = _make(np.asarray(np.where(np.abs(w) < 0.5, near, far)).astype(dtype, copy=False))
     if grad_on(*tensors):
         if isinstance(weight, Tensor):
             node = LerpBackward1()

@@ -1,7 +1,7 @@
 """Elementwise functions of one tensor: exp, log, trig, tanh/sigmoid/relu (their fused backward ops
 are in ``fused_backward``), the step functions and sign."""
 from .. import _fp, forward_mode, grad_mode
-from ..node import Node, _sequence
+from ..node import Node, _sequence, raw_call
 from ..saved_tensor import SavedTensor, default_hooks
 from .._tensor import _new
 from .base import Tensor, _make, _plain_edge, float_data, grad_on, node_recorder, np, record, record_like
@@ -12,20 +12,28 @@ from .fused_backward import sigmoid_backward, tanh_backward, threshold_backward
 _ndarray = np.ndarray
 _asarray = np.asarray
 _F64 = np.dtype(np.float64)
+_F32 = np.dtype(np.float32)
 _grad_enabled = grad_mode._state
 _inference = grad_mode._inference
 _fw_levels = forward_mode.levels
 
 
-def _elementwise(fn, node_cls, saves=None, floating=True):
-    """The op ``op(input)``: ``fn`` on the input's data, recorded as ``node_cls``, which saves the
-    input (``saves="self"``), the result (``"result"``) or nothing; a ``floating`` op computes an
-    integer input in the default float dtype. The body is written in the op itself, so that an op
-    is one Python call (twice as dear in Pyodide)."""
+def _elementwise(fn, node_cls, saves=None, floating=True, fn32=None):
+    """The op ``op(input)``: ``fn`` on the input's data (``fn32`` instead for float32 data, when
+    given), recorded as ``node_cls``, which saves the input (``saves="self"``), the result
+    (``"result"``) or nothing; a ``floating`` op computes an integer input in the default float
+    dtype. The body is written in the op itself, so that an op is one Python call (twice as dear
+    in Pyodide)."""
 
     def op(input):
         if input.__class__ is not Tensor and not isinstance(input, Tensor):
-            return fn(input)  # a formula running on NumPy data (numpy_backward)
+            if input.__class__ is _ndarray or isinstance(input, np.generic):
+                # a formula running on NumPy data (numpy_backward)
+                return fn(input) if fn32 is None or input.dtype is _F64 or input.dtype != _F32 else fn32(input)
+            if raw_call[0] is None:  # not a formula's number, but a user's: torch.sin(0.5)
+                raise TypeError(f"{op.__name__}(): argument 'input' (position 1) must be Tensor, "
+                                f"not {type(input).__name__}")
+            return fn(input)
         data = input._data
         if floating and data.dtype is not _F64 and data.dtype.kind != "f":
             data = float_data(input)
@@ -33,7 +41,7 @@ def _elementwise(fn, node_cls, saves=None, floating=True):
             # An expanded input: NumPy would lay the result's stride-0 dims innermost; TensorIterator
             # keeps them where they are (preserve_layout's order)
             data = preserve_layout(data, data.dtype)
-        res = fn(data)
+        res = fn(data) if fn32 is None or data.dtype is _F64 or data.dtype != _F32 else fn32(data)
         if _inference[0]:
             out = _make(res)
         else:  # _make's body: this runs once per op
@@ -265,38 +273,36 @@ def exp(input):
     return (_exp64 if input.__class__ is Tensor and input._data.dtype is _F64 else _exp)(input)
 
 
-_exp64, _exp = (_elementwise(fn, ExpBackward0, "result") for fn in (np.exp, _fp.exp))
+_exp64, _exp = (_op("exp", fn, ExpBackward0, "result") for fn in (np.exp, _fp.exp))
 
 
-log = _op("log", np.log, LogBackward0, "self")
+log = _op("log", np.log, LogBackward0, "self", fn32=_fp.via_float64(np.log))
 
 
-log1p = _op("log1p", np.log1p, Log1PBackward0, "self")
+log1p = _op("log1p", np.log1p, Log1PBackward0, "self", fn32=_fp.via_float64(np.log1p))
 
 
 sqrt = _op("sqrt", np.sqrt, SqrtBackward0, "result")
 
 
-sin = _op("sin", np.sin, SinBackward0, "self")
+sin = _op("sin", np.sin, SinBackward0, "self", fn32=_fp.via_float64(np.sin))
 
 
-cos = _op("cos", np.cos, CosBackward0, "self")
+cos = _op("cos", np.cos, CosBackward0, "self", fn32=_fp.via_float64(np.cos))
 
 
-tan = _op("tan", np.tan, TanBackward0, "result")
+tan = _op("tan", np.tan, TanBackward0, "result", fn32=_fp.via_float64(np.tan))
 
 
-tanh = _op("tanh", np.tanh, TanhBackward0, "result")
+tanh = _op("tanh", np.tanh, TanhBackward0, "result", fn32=_fp.via_float64(np.tanh))
 
 
 def _np_sigmoid(x):
-    # Split by sign so that exp never overflows.
-    out = empty_preserving(x, x.dtype)
-    pos = x >= 0
-    out[pos] = 1 / (1 + np.exp(-x[pos]))
-    e = np.exp(x[~pos])
-    out[~pos] = e / (1 + e)
-    return out
+    # ATen's kernel: 1 / (1 + exp(-x)) in the input's dtype, so exp(-x) = inf gives 0, as PyTorch's
+    # sigmoid(-100.) = 0.0 (float32; float64 from -745)
+    one = x.dtype.type(1)
+    with np.errstate(over="ignore"):
+        return one / (one + (_fp.exp(-x) if x.dtype == _F32 else np.exp(-x)))
 
 
 sigmoid = _op("sigmoid", _np_sigmoid, SigmoidBackward0, "result")
