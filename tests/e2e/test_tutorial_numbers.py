@@ -18,7 +18,8 @@ GOLDEN_DIR = REPO / "tests" / "golden"
 
 # Random initialisation, samplers, dropout, DataLoader shuffling, and full training loops.
 TUTORIAL_SNIPPETS = ["tut_01_d2l_linreg_concise", "tut_03_logreg_bce_adam", "tut_10_manual_seed_samplers",
-                     "tut_11_build_nn_linear_init", "tut_14_dropout_train_eval", "tut_06_d2l_dataloader"]
+                     "tut_11_build_nn_linear_init", "tut_14_dropout_train_eval", "tut_06_d2l_dataloader",
+                     "tut_74_linreg_loss_item"]
 
 
 def _load_module(path, name):
