@@ -1,5 +1,6 @@
 """The engine's shortcuts for plain nodes give what its general path gives: AddBackward0 without
 its call, one flag for every hook kind, and NumPy-data formulas that step aside for freed nodes."""
+import heapq
 import random
 
 import numpy as np
@@ -132,3 +133,57 @@ def test_none_gradients_through_one_edge_and_through_a_buffer_of_several():
     a = x * 2.0  # three edges in, None the second (torch 2.13 gives the same values and versions)
     ((a * 3.0).sum() + _NoGradForInput.apply(a).sum() + (a * 4.0).sum()).backward()
     assert x.grad.tolist() == [14.0, 14.0] and x.grad._version == 0
+
+
+def _model_order(root_edges):
+    """PyTorch's ready queue as tests/test_engine_ready_order.py models it, from several root edges."""
+    deps = {}
+    for n, _ in root_edges:
+        deps[n] = deps.get(n, 0) + 1
+    stack, seen = list(deps), set(deps)
+    while stack:
+        for nxt, _ in stack.pop().next_functions:
+            if nxt is None:
+                continue
+            deps[nxt] = deps.get(nxt, 0) + 1
+            if nxt not in seen:
+                seen.add(nxt)
+                stack.append(nxt)
+    ready, tie, order = [], 0, []
+    for n, _ in root_edges:
+        deps[n] -= 1
+        if deps[n] == 0:
+            ready.append((-n._seq, tie, n))
+            tie += 1
+    heapq.heapify(ready)
+    while ready:
+        node = heapq.heappop(ready)[2]
+        order.append(node)
+        for nxt, _ in node.next_functions:
+            if nxt is None:
+                continue
+            deps[nxt] -= 1
+            if deps[nxt] == 0:
+                heapq.heappush(ready, (-nxt._seq, tie, nxt))
+                tie += 1
+    return order
+
+
+def test_several_roots_hand_their_gradients_on_in_the_ready_queues_order():
+    # the roots' edges go through the same ready slots (alone, second, heap) as a node's edges
+    for trial in range(150):
+        rnd = random.Random(trial)
+        leaves = [torch.tensor(rnd.uniform(-1, 1), requires_grad=True) for _ in range(rnd.randint(1, 4))]
+        vals = list(leaves)
+        for _ in range(rnd.randint(2, 30)):
+            k, a, b = rnd.random(), rnd.choice(vals), rnd.choice(vals[-4:])
+            vals.append(a * b if k < .4 else a + b if k < .8 else a.tanh())
+        roots = [rnd.choice(vals[len(leaves):]) for _ in range(rnd.randint(2, 4))]
+        expected = [id(n) for n in _model_order([(r.grad_fn, 0) for r in roots])]
+        ran = []
+        old = engine.set_listener(lambda ev: ran.append(ev["node"]) if ev["event"] in ("node", "accumulate") else None)
+        try:
+            torch.autograd.backward(roots, [torch.ones_like(r) for r in roots])
+        finally:
+            engine.set_listener(old)
+        assert ran == expected, trial
