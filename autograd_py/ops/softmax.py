@@ -138,6 +138,25 @@ class LogSoftmaxBackwardDataBackward0(Node):
 
 # what np.sum and np.max call for an ndarray, without their Python wrappers (~1.5 us each)
 _sum, _max = np.add.reduce, np.maximum.reduce
+_F32 = np.dtype(np.float32)
+# ATen's last-dim kernels reduce a row of fewer values than a vector holds (64 bytes with AVX512,
+# this machine's and the recordings': 16 floats, 8 doubles; AVX2 holds half) one after another
+_VECTOR_BYTES = 64
+
+
+def _row_sum(a, axis):
+    """``a.sum(axis, keepdims=True)`` in the order ATen's softmax kernels add a row: a short last-dim
+    row from its first value on (NumPy's pairwise sum pairs 8 partial sums), else NumPy's."""
+    if a.ndim and (axis == -1 or axis == a.ndim - 1) and 0 < a.shape[-1] < _VECTOR_BYTES // a.dtype.itemsize:
+        return np.add.accumulate(a, axis=-1)[..., -1:]
+    return _sum(a, axis=axis, keepdims=True)
+
+
+def _exp(a):
+    return _fp.exp(a) if a.dtype == _F32 else np.exp(a)
+
+
+_log32 = _fp.via_float64(np.log)
 
 
 def _backward_data(grad_output, output, axis, np_fn, node_cls):
@@ -156,13 +175,14 @@ def _backward_data(grad_output, output, axis, np_fn, node_cls):
 def softmax_backward_data(grad_output, output, axis):
     """``output * (grad_output - (grad_output * output).sum(axis))``: softmax's gradient, one op."""
     return _backward_data(grad_output, output, axis,
-                          lambda g, y: y * (g - _sum(g * y, axis=axis, keepdims=True)), SoftmaxBackwardDataBackward0)
+                          lambda g, y: y * (g - _row_sum(g * y, axis)), SoftmaxBackwardDataBackward0)
 
 
 def log_softmax_backward_data(grad_output, output, axis):
     """``grad_output - exp(output) * grad_output.sum(axis)``: log_softmax's gradient, one op."""
     return _backward_data(grad_output, output, axis,
-                          lambda g, y: g - np.exp(y) * _sum(g, axis=axis, keepdims=True),
+                          lambda g, y: (_fp.fma32(-_exp(y), _row_sum(g, axis), g) if y.dtype == _F32
+                                        else g - np.exp(y) * _row_sum(g, axis)),  # float32: ATen's fused form
                           LogSoftmaxBackwardDataBackward0)
 
 
@@ -194,9 +214,13 @@ def _softmax_input(input, dim, dtype, name):
 def softmax(input, dim=None, dtype=None):
     data, d = _softmax_input(input, dim, dtype, "softmax")
     if data.size:
-        e = np.exp(data - _max(data, axis=d, keepdims=True, initial=-np.inf))
+        e = _exp(data - _max(data, axis=d, keepdims=True, initial=-np.inf))
+        if d == data.ndim - 1:  # the last-dim kernel multiplies by the sum's reciprocal
+            res = e * (data.dtype.type(1) / _row_sum(e, d))
+        else:
+            res = e / _sum(e, axis=d, keepdims=True)
         # PyTorch's softmax kernels write a contiguous output, whatever the input's layout
-        out = _make((e / _sum(e, axis=d, keepdims=True)).astype(data.dtype, order="C", copy=False))
+        out = _make(res.astype(data.dtype, order="C", copy=False))
     else:
         out = _make(data.copy())
     if grad_on(input):
@@ -212,7 +236,8 @@ def log_softmax(input, dim=None, dtype=None):
     data, d = _softmax_input(input, dim, dtype, "log_softmax")
     if data.size:
         shifted = data - _max(data, axis=d, keepdims=True, initial=-np.inf)  # PyTorch's order of rounding
-        out = _make((shifted - np.log(_sum(np.exp(shifted), axis=d, keepdims=True)))
+        total = _row_sum(_exp(shifted), d)
+        out = _make((shifted - (_log32(total) if total.dtype == _F32 else np.log(total)))
                     .astype(data.dtype, order="C", copy=False))
     else:
         out = _make(data.copy())
