@@ -4,11 +4,13 @@ Every op's backward class subclasses :class:`Node`. A node knows its ordered inp
 (``next_functions``), what it saved for backward and whether that was freed, which is what the
 engine and the graph view need. A node class declares once which values PyTorch shows as
 ``grad_fn._saved_<name>``: ``saves`` for tensors (freed after backward, also ``_raw_saved_<name>``)
-and ``keeps`` for the other arguments (numbers, dims, sizes), read from the node's attributes.
+and ``keeps`` for the other arguments (numbers, dims, sizes), read from the node's attributes
+(``node_saved`` makes those properties and holds the checks on saved values before a formula).
 """
 import itertools
 import weakref
 
+from .node_saved import _check_saved, _kept_property, _raw_saved_property, _saved_property, _wrapped_number
 from .saved_tensor import FREED_MESSAGE, SavedTensor, UndefinedSaved, default_hooks, ever_packed
 from .saved_tensor import op_name as _op_name  # noqa: F401  (imported from here by ops)
 
@@ -56,51 +58,6 @@ class _HookDict(dict):
 
 
 _PLAIN = frozenset((float, int, bool, type(None), str, tuple))
-
-
-# PyTorch's int64 arguments (dims, indices); its node attributes show them as unsigned 64-bit
-# integers, so -1 reads 18446744073709551615. Scalars (alpha, exponent, min, ...) stay signed.
-_INT64_NAMES = frozenset(("dim", "dim0", "dim1", "dims", "index", "start", "end", "step", "ignore_index"))
-
-
-def _python_value(name, value):
-    """A kept argument as PyTorch shows it: int lists as tuples, NumPy scalars as Python numbers."""
-    if isinstance(value, list):
-        value = tuple(value)
-    elif hasattr(value, "item") and getattr(value, "ndim", None) == 0:
-        value = value.item()
-    if name in _INT64_NAMES:
-        if isinstance(value, int) and value < 0:
-            return value + 2 ** 64
-        if isinstance(value, tuple):
-            return tuple(v + 2 ** 64 if isinstance(v, int) and v < 0 else v for v in value)
-    return value
-
-
-def _wrapped_number(value):
-    """``x * 2`` saves the 2 as a 0-dim tensor (int64 or float64), which ``_saved_other`` shows."""
-    import numpy as np
-    from .ops.base import _make
-    dtype = np.bool_ if isinstance(value, bool) else np.int64 if isinstance(value, int) else np.float64
-    return _make(np.asarray(value, dtype=dtype))
-
-
-def _saved_property(name):
-    return property(lambda node: node._get_saved(name))
-
-
-def _raw_saved_property(name):
-    return property(lambda node: node._get_raw_saved(name))
-
-
-def _kept_value(node, name):
-    # An instance's own value wins over a class-level default or derived property (``self_sym_sizes``).
-    values = getattr(node, "__dict__", None)
-    return _python_value(name, values[name] if values and name in values else getattr(node, name))
-
-
-def _kept_property(name):
-    return property(lambda node: _kept_value(node, name))
 
 
 class Node:
@@ -411,38 +368,6 @@ class Node:
         else:
             out = self._apply(list(grads))
         return out[0] if len(out) == 1 else tuple(out)
-
-
-def _check_saved(node):
-    """PyTorch unpacks every saved tensor before a node's formula runs, so a freed graph or a tensor
-    modified in place raises even when this backward would not read it."""
-    for value in node._vars.values():
-        cls = value.__class__
-        if cls is SavedTensor:
-            if node._freed:
-                raise RuntimeError(FREED_MESSAGE)
-            if value.counter[0] != value.version and value.hooks is None:
-                _raise_first_modified(node)
-        elif cls is list:
-            for v in value:
-                if v.__class__ is SavedTensor:
-                    if node._freed:
-                        raise RuntimeError(FREED_MESSAGE)
-                    if v.counter[0] != v.version and v.hooks is None:
-                        _raise_first_modified(node)
-
-
-def _raise_first_modified(node):
-    """The generated nodes unpack their saved inputs, then their saved outputs, each in name order:
-    the first modified one in that order is the one PyTorch reports."""
-    saved = []
-    for key, value in node._vars.items():
-        for v in (value if value.__class__ is list else (value,)):
-            if v.__class__ is SavedTensor:
-                saved.append((v.is_output, key, v))
-    for _, _, v in sorted(saved, key=lambda item: item[:2]):
-        if v.hooks is None and v.counter[0] != v.version:
-            v._raise_modified(node, v.counter[0])
 
 
 class GraphRoot(Node):

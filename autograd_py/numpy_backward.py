@@ -20,7 +20,8 @@ stay on Tensors.
 from . import node as _node
 from .grad_mode import InferenceCounter
 from ._tensor import Tensor, _inference, _make, _new
-from .node import NeedsTensors, _check_saved, raw_call  # noqa: F401  (NeedsTensors: raised by ops from here)
+from .node import NeedsTensors, raw_call  # noqa: F401  (NeedsTensors: raised by ops from here)
+from .node_saved import _check_saved
 from .ops.base import np
 from .ops.zerotensor import made as zeros_made
 from .saved_tensor import SavedTensor
