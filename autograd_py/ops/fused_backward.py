@@ -51,7 +51,7 @@ def _tanh_grad(g, y):
     # exactly; float64's Dekker emulation would cost ~20 NumPy calls per node, so not yet)
     if g.dtype is _F32 and y.dtype is _F32:
         return g * _fp.fma32(-y, y, 1.0)
-    return g * (1 - y * y)
+    return g * (1.0 - y * y)  # a float 1: no int conversion, the same bits
 
 
 def _sigmoid_grad(g, y):
@@ -64,7 +64,7 @@ def tanh_backward(grad, output):
         # NumPy data (numpy_backward): _tanh_grad's body, inline
         if grad.dtype is _F32:
             return grad * _fp.fma32(-output, output, 1.0)
-        return grad * (1 - output * output)
+        return grad * (1.0 - output * output)
     return _fused_backward(grad, output, _tanh_grad, TanhBackwardBackward0)
 
 
