@@ -88,3 +88,21 @@ def test_float32_mse_loss_matches_torch_bit_for_bit():
             (loss * 0.3).backward()
             outs.append((loss.item(), xt.grad.numpy().tobytes(), tt.grad.numpy().tobytes()))
         assert outs[0] == outs[1], shape
+
+
+def test_the_linear_regression_golden_prints_every_digit_as_pytorch():
+    """tut_74 (nn.Linear(1, 1), MSELoss, SGD with momentum) prints ``loss.item()`` and the gradients
+    at full precision; the golden test compares numbers within a tolerance, this one exactly."""
+    import contextlib
+    import io
+    import json
+    import pathlib
+
+    golden = pathlib.Path(__file__).parent / "golden"
+    expected = json.loads((golden / "expected.json").read_text())["tut_74_linreg_loss_item"]["stdout"]
+    source = (golden / "snippets" / "tut_74_linreg_loss_item.py").read_text()
+    out = io.StringIO()
+    with contextlib.redirect_stdout(out):
+        exec(compile(source.replace("import torch.nn as nn", "import autograd_py.nn as nn")
+                     .replace("import torch\n", "import autograd_py as torch\n"), "tut_74", "exec"), {})
+    assert out.getvalue().split("\n") == expected

@@ -35,8 +35,20 @@ def trailing_sum(data, dims, keepdim, mean=False):
     """The float32 sum (or mean) of C-contiguous ``data`` over its trailing ``dims`` as PyTorch adds
     it, or None where this order is not PyTorch's (other dims, other layouts, long rows)."""
     nd = data.ndim
-    if data.dtype != _F32 or not data.size or not dims or not data.flags.c_contiguous \
-            or tuple(dims) != tuple(range(nd - len(dims), nd)):
+    if data.dtype != _F32 or not data.size or not dims or not data.flags.c_contiguous:
+        return None
+    if tuple(dims) != tuple(range(nd - len(dims), nd)) and 1 in data.shape:
+        # dims of size 1 change nothing in memory: ``(n, 1).sum(0)`` is a row of n floats (a
+        # linear layer's bias gradient for one output)
+        kept = [i for i in range(nd) if data.shape[i] != 1]
+        summed = tuple(kept.index(d) for d in dims if data.shape[d] != 1)
+        out = trailing_sum(data.reshape([data.shape[i] for i in kept]), summed, False, mean) if summed else None
+        if out is None:
+            return None
+        full = [1 if (i in dims or data.shape[i] == 1) else data.shape[i] for i in range(nd)]
+        out = out.reshape(full)
+        return out if keepdim else out.reshape([n for i, n in enumerate(full) if i not in dims])
+    if tuple(dims) != tuple(range(nd - len(dims), nd)):
         return None
     kept = data.shape[:nd - len(dims)]
     n = math.prod(data.shape[nd - len(dims):])

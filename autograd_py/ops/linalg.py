@@ -5,6 +5,7 @@ imported back at the bottom of this module."""
 from ..node import Node
 from .base import _make, batch_ndim, grad_on, np, record
 from .shape import expand, reshape, t, transpose, unsqueeze
+from .small_products import product
 
 
 def _c_name(t):
@@ -121,7 +122,7 @@ def _needs_tensors(grad):
 
 def mm(input, mat2):
     if input.__class__ is np.ndarray:
-        return input @ mat2  # a formula running on NumPy data (numpy_backward)
+        return product(input, mat2)  # a formula running on NumPy data (numpy_backward)
     if input._data.ndim != 2:
         raise RuntimeError("self must be a matrix")
     if mat2._data.ndim != 2:
@@ -130,7 +131,7 @@ def mm(input, mat2):
     if k != k2:
         raise RuntimeError(f"mat1 and mat2 shapes cannot be multiplied ({n}x{k} and {k2}x{m})")
     _same_dtype(input, mat2, "mm")
-    out = _make(input._data @ mat2._data)
+    out = _make(product(input._data, mat2._data))
     if grad_on(input, mat2):
         record(out, _product_node(MmBackward0, out, input, mat2), (input, mat2))
     return out

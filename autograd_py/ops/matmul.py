@@ -4,19 +4,21 @@ dispatch, folding and batch broadcasting are a topic of their own.
 """
 from .base import Tensor, _make, grad_on, np
 from .linalg import bmm, dot, mm, mv
+from .small_products import product
 from .shape import _unsafe_view, expand, reshape, squeeze, t, transpose, unsqueeze
 
 
 def matmul(input, other):
     if input.__class__ is np.ndarray:
-        return np.matmul(input, other)  # a formula running on NumPy data (numpy_backward), 2-D operands
+        # a formula running on NumPy data (numpy_backward), 2-D operands
+        return product(input, other) if input.ndim == 2 and other.ndim == 2 else np.matmul(input, other)
     if not isinstance(other, Tensor):
         raise TypeError(f"matmul(): argument 'other' (position 2) must be Tensor, not {type(other).__name__}")
     da, db = input._data.ndim, other._data.ndim
     if not grad_on(input, other) and da and db and input._data.dtype == other._data.dtype:
         # No graph to record (e.g. inside a backward pass): one NumPy call, no view bookkeeping.
         try:
-            out = _make(np.matmul(input._data, other._data))
+            out = _make(product(input._data, other._data) if da == 2 and db == 2 else np.matmul(input._data, other._data))
             if da == 1 and db == 2:
                 out._version_counter[0] = 1  # PyTorch squeezes mm's result in place
             return out
