@@ -146,3 +146,22 @@ def test_float32_softmax_over_classes_agrees_with_torch_in_nearly_every_value(fn
     # gradients; what is left comes from SLEEF's exp
     assert np.mean(ty != oy) < {"softmax": 0.16, "log_softmax": 0.04}[fn]
     assert np.mean(tg != og) < {"softmax": 0.19, "log_softmax": 0.06}[fn]
+
+
+def test_a_linear_layers_bias_gradient_adds_down_the_rows_as_pytorch():
+    # grad.sum(0) of a (rows, 3) float32 gradient: ATen's outer sum, four columns through
+    # multi_row_sum (runs of 16 rows, then 16 runs, ...); read off PyTorch 2.13
+    g = torch.tensor((np.random.default_rng(3).standard_normal((40, 3))).astype(np.float32))
+    assert g.sum(0).tolist() == [-2.4159412384033203, 2.1067352294921875, -3.570800542831421]
+
+
+@pytest.mark.parametrize("cols", [2, 3, 5, 8, 9, 33, 40])
+def test_sums_over_leading_dims_match_torch(cols):
+    real = pytest.importorskip("torch")
+    rng = np.random.default_rng(cols)
+    for rows in (1, 7, 16, 17, 64, 257, 300):
+        a = (rng.standard_normal((rows, cols)) * 10).astype(np.float32)
+        for fn in ("sum", "mean"):
+            assert getattr(real.tensor(a), fn)(0).numpy().tobytes() == getattr(torch.tensor(a), fn)(0).numpy().tobytes()
+    b = rng.standard_normal((3, 50, cols)).astype(np.float32)
+    assert real.tensor(b).sum((0, 1)).numpy().tobytes() == torch.tensor(b).sum((0, 1)).numpy().tobytes()

@@ -4,7 +4,9 @@ agrees with PyTorch's to the last digit.
 PyTorch adds a contiguous row of fewer than 16 floats one element at a time from 0, in an order
 its kernel fixes: under 8 elements as four interleaved partial sums (the ones past the first four
 go into the first), else the elements past one 8-lane vector first, then the vector's lanes.
-Longer rows (up to _LONG) go through its cascade of 8-lane vector sums (_cascade).
+Longer rows (up to _LONG) go through its cascade of 8-lane vector sums (_cascade). A sum over
+leading dims (``grad.sum(0)``: a linear layer's bias gradient) adds each column down the rows as its
+outer-sum kernels do (``leading_sum``).
 """
 import math
 
@@ -12,7 +14,7 @@ import numpy as np
 
 _F32 = np.float32
 _SHORT = 16  # rows from 16 on go through its cascade of 8-lane vector sums (_cascade)
-_LONG = 1024  # past this the cascade's Python loop costs too much: the float64 sum rounded once instead
+_LONG = 32768  # past this PyTorch splits a sum between threads (its grain size): the float64 sum rounded once instead
 _LANES = 8  # PyTorch's sum kernel is the AVX2 build's (no AVX512 one is registered)
 _orders = {}
 
@@ -99,7 +101,7 @@ def _cascade(rows):
     vecs = rows[..., :nvec * _LANES].reshape(rows.shape[:-1] + (nvec, _LANES))
     size_ilp = nvec // 4
     quads = vecs[..., :size_ilp * 4, :].reshape(rows.shape[:-1] + (size_ilp, 4, _LANES))
-    partial = _multi_row_sum(lambda i: quads[..., i, :, :], size_ilp, rows.shape[:-1] + (4, _LANES))
+    partial = _multi_row_sum_of(np.moveaxis(quads, -3, 0)) if size_ilp else np.zeros(rows.shape[:-1] + (4, _LANES), _F32)
     for i in range(size_ilp * 4, nvec):
         partial[..., 0, :] += vecs[..., i, :]
     for k in range(1, 4):
@@ -110,3 +112,75 @@ def _cascade(rows):
     for k in range(_LANES):
         out += partial[..., 0, k]
     return out
+
+
+def leading_sum(data, dims, keepdim, mean=False):
+    """The float32 sum (or mean) of C-contiguous ``data`` over its leading ``dims`` as PyTorch adds
+    it, or None where this order is not PyTorch's.
+
+    Its outer-sum kernels add each column down the rows. Columns in groups of four (of 32 once
+    there are 8 or more) go through ``multi_row_sum``; the others (the last of fewer than 8, or
+    whole 8-column vectors after the 32-column blocks) through ``row_sum``: four interleaved
+    ``multi_row_sum`` accumulators, the leftover rows into the first.
+    """
+    nd = data.ndim
+    if data.dtype != _F32 or not data.size or not dims or not data.flags.c_contiguous \
+            or tuple(dims) != tuple(range(len(dims))) or len(dims) == nd:
+        return None
+    rows = math.prod(data.shape[:len(dims)])
+    flat = data.reshape(rows, -1)
+    cols = flat.shape[1]
+    if cols == 1:
+        return None  # a row of floats: trailing_sum's (through its dims of size 1)
+    out = np.empty(cols, _F32)
+    grouped = cols - cols % 4 if cols < _LANES else cols - cols % 32
+    with np.errstate(over="ignore", invalid="ignore"):
+        if grouped:
+            out[:grouped] = _multi_row_sum_of(flat[:, :grouped])
+        for start in range(grouped, cols, _LANES if cols >= _LANES else cols):
+            stop = min(start + _LANES, cols) if cols - start >= _LANES else cols
+            out[start:stop] = _row_sum_of(flat[:, start:stop])
+        if mean:
+            out = out / _F32(rows)
+    out = np.asarray(out, _F32).reshape(data.shape[len(dims):])
+    return out.reshape((1,) * len(dims) + out.shape) if keepdim else out
+
+
+def _row_sum_of(block):
+    """row_sum down each column of ``block`` (rows, k): four interleaved accumulators over the rows."""
+    rows = block.shape[0]
+    quads = rows // 4
+    partial = _multi_row_sum_of(block[:quads * 4].reshape(quads, 4, block.shape[1])) if quads \
+        else np.zeros((4, block.shape[1]), _F32)
+    first = partial[0]
+    for r in range(quads * 4, rows):
+        first = first + block[r]
+    for k in range(1, 4):
+        first = first + partial[k]
+    return first
+
+
+def _multi_row_sum_of(loads):
+    """``_multi_row_sum`` of the loads ``loads[0], loads[1], ...`` (along axis 0), vectorised: each
+    level adds runs of 2**level_power of the level below, one after another."""
+    size = loads.shape[0]
+    level_power = max(4, (int(size - 1).bit_length() if size > 1 else 0) // 4)
+    step = 1 << level_power
+    kept = []
+    incoming = loads
+    for _ in range(3):
+        full = incoming.shape[0] // step
+        kept.append(_from_zero(incoming[full * step:], loads.shape[1:]))
+        runs = incoming[:full * step].reshape((full, step) + incoming.shape[1:])
+        incoming = np.add.accumulate(runs, axis=1)[:, -1] if full else incoming[:0]
+    total = kept[0]
+    for level in kept[1:] + [_from_zero(incoming, loads.shape[1:])]:
+        total = total + level
+    return total
+
+
+def _from_zero(values, shape):
+    """``0 + values[0] + values[1] + ...`` in float32 (the accumulate adds one after another)."""
+    if not values.shape[0]:
+        return np.zeros(shape, _F32)
+    return np.add.accumulate(values, axis=0)[-1] + _F32(0)

@@ -22,8 +22,10 @@ def _accurate(fn, data, dims, keepdim):
     The result is contiguous, as PyTorch's reductions are (NumPy follows the input's layout).
     float32 over trailing dims is added in PyTorch's own order instead (float_sum)."""
     if data.dtype == np.float32 and (fn is np.sum or fn is np.mean):
-        from .float_sum import trailing_sum
+        from .float_sum import leading_sum, trailing_sum
         out = trailing_sum(data, dims, keepdim, mean=fn is np.mean)
+        if out is None:
+            out = leading_sum(data, dims, keepdim, mean=fn is np.mean)
         if out is not None:
             return out
     if data.dtype.kind == "f" and data.dtype.itemsize < 8:
