@@ -68,30 +68,6 @@ def trailing_sum(data, dims, keepdim, mean=False):
     return out.reshape(kept + (1,) * len(dims)) if keepdim else out
 
 
-def _multi_row_sum(load, size, shape):
-    """PyTorch's multi_row_sum: ``size`` loads added into four levels of accumulators, each level
-    passed on to the next every 2**level_power loads, so only sums of similar size meet."""
-    level_power = max(4, (int(size - 1).bit_length() if size > 1 else 0) // 4)
-    step, mask = 1 << level_power, (1 << level_power) - 1
-    acc = [np.zeros(shape, _F32) for _ in range(4)]
-    i = 0
-    while i + step <= size:
-        for _ in range(step):
-            acc[0] += load(i)
-            i += 1
-        for j in range(1, 4):
-            acc[j] += acc[j - 1]
-            acc[j - 1][...] = 0
-            if i & (mask << (j * level_power)):
-                break
-    while i < size:
-        acc[0] += load(i)
-        i += 1
-    for j in range(1, 4):
-        acc[0] += acc[j]
-    return acc[0]
-
-
 def _cascade(rows):
     """PyTorch's vectorized_inner_sum of float32 ``rows`` (..., n), n >= 16: the row as 8-lane
     vectors summed by row_sum (four interleaved multi_row_sum rows, the leftover vectors into the
@@ -161,8 +137,9 @@ def _row_sum_of(block):
 
 
 def _multi_row_sum_of(loads):
-    """``_multi_row_sum`` of the loads ``loads[0], loads[1], ...`` (along axis 0), vectorised: each
-    level adds runs of 2**level_power of the level below, one after another."""
+    """PyTorch's multi_row_sum of the loads ``loads[0], loads[1], ...`` (along axis 0): four levels of
+    accumulators, each passing its sum on to the next every 2**level_power loads, so only sums of
+    similar size meet. Vectorised: each level adds its runs with one accumulate (one after another)."""
     size = loads.shape[0]
     level_power = max(4, (int(size - 1).bit_length() if size > 1 else 0) // 4)
     step = 1 << level_power
