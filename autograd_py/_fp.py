@@ -85,7 +85,8 @@ def via_float64(fn):
     PyTorch's float32 transcendentals (SLEEF and MKL's VML on x86 builds) are all but correctly
     rounded; NumPy's float32 SIMD ones are not, and differ from them in 13-45% of values (tanh 32%,
     log 17%, sin 13%, cos 19%, log1p 12%). Rounding the float64 result once agrees in 92-99.9%
-    (tanh 99.9%, log1p 99.3%, sin and cos 95%, log 92%). Other dtypes go to ``fn`` as they are.
+    (tanh 99.9%, log1p 99.3%, sin and cos 95%, log 92%). The returned function takes float32 data
+    (arrays or NumPy scalars) and gives float32; the ops call it for that dtype only.
     """
     def rounded(x):
         return fn(x.astype(np.float64)).astype(np.float32)
