@@ -94,6 +94,6 @@ def _add_grads(a, b, create_graph):
     else:
         out = _make(ad + bd)
     if _references(a) == _SOLE and a._base is None and (not _zeros_made[0] or "_zerotensor" not in a.__dict__) \
-            and (not ad.ndim or all(s or n <= 1 for s, n in zip(ad.strides, ad.shape))):
+            and (0 not in ad.strides or all(s or n <= 1 for s, n in zip(ad.strides, ad.shape))):
         out._version_counter[0] = a._version_counter[0] + 1
     return out

@@ -32,10 +32,16 @@ def _as_tuple(x):
 
 def _make_grads(outputs, grads, allow_none=False):
     """Checks or creates the gradient of each output (ones for scalars), as ``_make_grads`` does."""
-    if len(outputs) == 1 == len(grads) and grads[0].__class__ is Tensor and outputs[0].__class__ is Tensor:
-        out, grad = outputs[0], grads[0]  # the common case, first
-        if grad._data.shape == out._data.shape and grad._data.dtype is out._data.dtype:
-            return [grad]
+    if len(outputs) == 1 == len(grads) and outputs[0].__class__ is Tensor:
+        out, grad = outputs[0], grads[0]  # the common cases, first
+        if grad.__class__ is Tensor:
+            if grad._data.shape == out._data.shape and grad._data.dtype is out._data.dtype:
+                return [grad]
+        elif grad is None and out._requires_grad:
+            d = out._data
+            if not d.ndim and d.dtype.kind == "f" and d.__class__ is np.ndarray:
+                # the implicit gradient of a 0-dim loss: ones_like's array, at a seventh of its cost
+                return [_make(np.asarray(1.0, d.dtype))]
     result = []
     for i, (out, grad) in enumerate(zip(outputs, grads)):
         if isinstance(grad, Tensor):

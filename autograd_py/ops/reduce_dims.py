@@ -4,7 +4,7 @@ node base class."""
 from ..node import Node
 from .._tensor import _wrap_dims
 from .base import Tensor, batch_ndim, np
-from .shape import _expanded, _unsqueezed, expand, unsqueeze
+from .shape import _expanded, _unsqueezed, expand, expand_scalar, unsqueeze
 
 
 def _dims(dim, ndim):
@@ -52,7 +52,7 @@ class _Reduction(Node):
         if self.over_all and not batch_ndim[0]:
             if grad.__class__ is not Tensor and not isinstance(grad, Tensor):
                 return _expanded(np.asarray(grad), tuple(self.shape))  # NumPy data (numpy_backward)
-            return expand(grad, self.shape)
+            return expand_scalar(grad, self.shape)
         return _expand_back(grad, self.shape, self.dims, self.keepdim, batch_ndim[0])
 
     @property

@@ -148,12 +148,27 @@ def expand(input, *sizes):
             f"The expanded size of the tensor ({target[dim]}) must match the existing size ({src[dim - lead]}) "
             f"at non-singleton dimension {dim}.  Target sizes: {list(sizes)}.  Tensor sizes: "
             f"{list(src)}") from None
+    return _expand_view(input, data, target)
+
+
+def _expand_view(input, data, target):
+    """The view ``expand`` makes of ``input`` (``data``, its array broadcast to ``target``), recorded."""
     out = _view_chain(_make(data), input, lambda x: expand(x, target), lambda a: _expanded(a, target))
     if grad_on(input):
         node = ExpandBackward0()
-        node.shape = src
+        node.shape = input._data.shape
         record(out, node, (input,))
     return out
+
+
+def expand_scalar(input, shape):
+    """``expand(input, shape)`` for a full reduction's backward: a 0-dim ``input`` and ``shape``, a
+    tuple of sizes (the reduced input's), made as ``_expanded_contiguous`` makes it without parsing
+    the sizes (a microsecond of W5's two passes); anything else goes to ``expand``."""
+    a = input._data
+    if a.ndim or shape.__class__ is not tuple or 0 in shape or a.dtype.hasobject:
+        return expand(input, shape)
+    return _expand_view(input, np.ndarray(shape, a.dtype, a, 0, (0,) * len(shape)), shape)
 
 
 def _expanded(a, shape):
