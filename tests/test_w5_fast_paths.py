@@ -97,3 +97,27 @@ def test_a_buffers_sum_bumps_the_version_only_of_a_dense_sole_gradient(make):
     out = _add_grads(buf[0], other, False)  # the buffer's slot its only holder, as in the engine
     assert out._version == (version + 1 if dense else 0)
     np.testing.assert_array_equal(out._data, buf[0]._data + 1.0)
+
+
+_MUL_INPUTS = [
+    np.linspace(-2.0, 3.0, 7),
+    np.linspace(-2.0, 3.0, 12).reshape(3, 4).T,  # a transposed layout
+    np.ndarray((5,), np.float64, np.asarray(1.5), 0, (0,)),  # a sum's expanded gradient
+    np.array([0.0, -0.0, np.inf, -np.inf, np.nan, 5e-324, 1.7976931348623157e308]),
+    np.float64(2.5),  # a 0-dim value, as numpy_backward hands it on
+    np.linspace(-2.0, 3.0, 7).astype(np.float32),
+]
+
+
+@pytest.mark.parametrize("data", _MUL_INPUTS)
+def test_mul_scalar_on_numpy_data_gives_the_ufuncs_product_with_the_float(data):
+    from autograd_py.ops.pointwise import mul_scalar
+    for number in (3.0, 2.0, -0.5, 0.0, -0.0, float("inf"), float("nan"), 1e308, 1.0 + 2 ** -52):
+        for attempt in range(2):  # the second finds its 0-dim array cached
+            got, want = mul_scalar(data, number), np.multiply(data, number)
+            assert got.__class__ is want.__class__ and got.dtype == want.dtype
+            assert np.asarray(got).tobytes() == np.asarray(want).tobytes()
+            assert np.asarray(got).strides == np.asarray(want).strides
+        # an equal float that is another object finds the same array; a zero of the other sign does not
+        other = -number if number == 0 else float(repr(number))
+        assert np.asarray(mul_scalar(data, other)).tobytes() == np.asarray(np.multiply(data, other)).tobytes()

@@ -35,6 +35,14 @@ def _wrap(number):
     return w
 
 
+def as_array(number):
+    """The Python float ``number`` as a 0-dim float64 array, which NumPy multiplies a float64 array
+    by at half a float's cost, with the same products. Cached by value: equal floats are the same
+    double but for 0.0 and -0.0, which only the same float object finds (and a NaN only itself)."""
+    w = _wrapped.get(number)
+    return (w if w is not None and (w[0] is number or number) else _wrap(number))[1]
+
+
 # The general ops (pointwise's) each op below falls back to, by name; a test swaps them to spy.
 general = {}
 
@@ -192,7 +200,7 @@ def scaled(input, other, node_cls):
         return None  # an efficient zero tensor's product (zerotensor.product)
     if a.ndim:
         w = _wrapped.get(other)
-        res = np.multiply(a, (w if w is not None and w[0] is other else _wrap(other))[1])
+        res = np.multiply(a, (w if w is not None and (w[0] is other or other) else _wrap(other))[1])
     else:
         res = _asarray(np.multiply(a, other))  # the ufunc's NumPy scalar, as the general path
     if input._requires_grad and _grad_enabled[0]:

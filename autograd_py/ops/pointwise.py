@@ -17,6 +17,8 @@ from .copies import (CloneBackward0, ToCopyBackward0, clone, empty_preserving, p
 from ..forward_mode import levels as _fw_levels
 from ..grad_mode import _state as _grad_enabled
 
+_ndarray, _F64 = np.ndarray, np.dtype(np.float64)
+
 
 # ---------------------------------------------------------------------------- binary arithmetic
 def _recording(input, other):
@@ -330,8 +332,10 @@ def mul_scalar(input, other):
     """``input * other`` for a number ``other``, as ATen's own formulas multiply (``mul.Scalar``,
     whose node is MulBackward1, where ``x * 2`` from Python records MulBackward0)."""
     if input.__class__ is not Tensor:
-        if not isinstance(input, Tensor):
-            return np.multiply(input, other)  # a formula running on NumPy data (numpy_backward)
+        if not isinstance(input, Tensor):  # a formula running on NumPy data (numpy_backward)
+            if other.__class__ is float and input.__class__ is _ndarray and input.dtype is _F64:
+                return np.multiply(input, plain_binary.as_array(other))
+            return np.multiply(input, other)
     elif other.__class__ is float:
         out = plain_binary.scaled(input, other, MulBackward1)
         if out is not None:
