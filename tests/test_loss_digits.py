@@ -106,3 +106,33 @@ def test_the_linear_regression_golden_prints_every_digit_as_pytorch():
         exec(compile(source.replace("import torch.nn as nn", "import autograd_py.nn as nn")
                      .replace("import torch\n", "import autograd_py as torch\n"), "tut_74", "exec"), {})
     assert out.getvalue().split("\n") == expected
+
+
+def test_binary_cross_entropy_gradient_in_atens_order():
+    # grad * (x - t) / max((1 - x) * x, eps), then / numel; read off PyTorch 2.13
+    x = ((np.arange(8) * 7 % 11 - 5) / 2.3).astype(np.float32)
+    p = torch.tensor((1 / (1 + np.exp(-x))).astype(np.float32), requires_grad=True)
+    loss = F.binary_cross_entropy(p, torch.tensor(((np.arange(8) % 3) / 2).astype(np.float32)))
+    (loss * 0.3).backward()
+    assert loss.item() == 1.1561155319213867
+    assert p.grad.tolist() == [0.041764937341213226, 0.0368763729929924, -0.12697026133537292, 0.36722323298454285,
+                               0.01682290993630886, -0.1756981909275055, 0.2509647011756897, 0.0]
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+def test_bce_and_smooth_l1_gradients_match_torch_bit_for_bit(dtype):
+    real = pytest.importorskip("torch")
+    rng = np.random.default_rng(6)
+    for _ in range(40):
+        n = int(rng.integers(2, 300))
+        p = (1 / (1 + np.exp(-rng.standard_normal(n)))).astype(dtype)
+        t, w = rng.random(n).astype(dtype), rng.random(n).astype(dtype)
+        grads = []
+        for lib in (real, torch):
+            x = lib.tensor(p, requires_grad=True)
+            y = lib.tensor(p * 2, requires_grad=True)
+            F_ = lib.nn.functional
+            (F_.binary_cross_entropy(x, lib.tensor(t), weight=lib.tensor(w)) * 0.7).backward()
+            (F_.smooth_l1_loss(y, lib.tensor(t)) * 0.7).backward()
+            grads.append((x.grad.numpy().tobytes(), y.grad.numpy().tobytes()))
+        assert grads[0] == grads[1], n

@@ -3,7 +3,7 @@
 ``reduction`` is an int here, as in ATen: 0 = 'none', 1 = 'mean', 2 = 'sum'. Backward formulas
 follow PyTorch's (derivatives.yaml) and are written in Tensor ops so they can be differentiated.
 """
-from .. import dtypes
+from .. import _fp, dtypes
 from ..node import Node
 from ..ops.base import _make, grad_on, np, record, result_np_dtype
 from ..ops.comparison import clamp, where
@@ -148,7 +148,8 @@ class SmoothL1LossBackward0(Node):
         x, t = self.saved("self"), self.saved("target")
         d = x - t
         slope = where(abs(d) < self.beta, d / self.beta, sign(d))
-        g = _scale(self, slope * grad, self.numel)
+        # ATen's vectorised kernel: norm * slope * grad, norm = 1 / numel for 'mean'
+        g = slope * (1.0 / self.numel if self.reduction == MEAN else 1.0) * grad
         gi = g if self._next_functions[0][0] is not None else None
         gt = -g if self._next_functions[1][0] is not None else None
         return gi, gt
@@ -265,7 +266,7 @@ class BinaryCrossEntropyBackward0(Node):
 
 
 def _bce_input_part(grad, x, t, w):
-    part = (x - t) / clamp((1 - x) * x, min=BCE_EPSILON) * grad
+    part = grad * (x - t) / clamp((1 - x) * x, min=BCE_EPSILON)  # ATen's kernel's order
     return part * w if w is not None else part
 
 
@@ -279,9 +280,12 @@ def binary_cross_entropy(input, target, weight, reduction):
     if not np.all((x >= 0) & (x <= 1)):
         raise RuntimeError("all elements of input should be between 0 and 1")
     with np.errstate(divide="ignore"):
-        # PyTorch clamps each log at -100 so that a confident wrong answer costs 100, not inf.
-        log_x = np.maximum(np.log(x), -100)
-        log_1mx = np.maximum(np.log(1 - x), -100)
+        # PyTorch clamps each log at -100 so that a confident wrong answer costs 100, not inf; its
+        # kernel takes log1p(-x) (the C library's: float32 rounded from float64 here, as _fp says)
+        if x.dtype == np.float32:
+            log_x, log_1mx = (np.maximum(_fp.via_float64(f)(v), np.float32(-100)) for f, v in ((np.log, x), (np.log1p, -x)))
+        else:
+            log_x, log_1mx = np.maximum(np.log(x), -100), np.maximum(np.log1p(-x), -100)
     loss = ((t - 1) * log_1mx - t * log_x).astype(x.dtype, copy=False)
     if weight is not None:
         loss = loss * weight._data
