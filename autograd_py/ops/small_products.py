@@ -2,19 +2,24 @@
 
 PyTorch hands ``mm`` to MKL's sgemm, which for many small products (``nn.Linear`` with a few
 inputs or outputs, and the gradients of such layers) adds the rounded products ``a[i, k] * b[k, j]``
-one after another over ``k``, with no fused multiply-add. NumPy's OpenBLAS blocks and fuses those
-sums, so a last digit differs in 20-90% of such products, which ``loss.item()`` shows after one
-training step. Which shapes MKL adds that way depends on the operands' layouts (row-major ``C``
-or a transposed, column-major ``F`` view): measured against torch 2.13's x86 build (AVX512) on
-1-150 rows, 1-16 columns and inner sizes 2-64, these agree bit for bit:
+one after another over ``k``, with no fused multiply-add. NumPy's OpenBLAS fuses them, so a last
+digit differs in 20-90% of such products, which ``loss.item()`` shows after one training step.
+Which shapes MKL adds that way depends on the operands' layouts (row-major ``C`` or a transposed,
+column-major ``F`` view). Measured against torch 2.13's x86 build (AVX512) on 1-150 rows, 1-48
+columns and inner sizes 2-200, these agree bit for bit:
 
-- any layout, an inner size of at most 3 and fewer than 16 columns;
-- ``C @ C``: 2-4 or 8 columns, or one row; ``F @ C`` (a layer's weight gradient): 1-4 or 8
-  columns, or one row; ``F @ F``: 2 rows or more and fewer than 16 columns; ``C @ F`` (a layer's
-  forward, ``x @ W.t()``): 2 or 3 columns and an inner size of at most 5, or one column and 4.
+- ``C @ C`` and ``F @ C`` (a layer's weight gradient): one row, or 2-4 or 8 columns; 5-11
+  columns and an inner size of at most 5; one column (``F @ C``; ``C @ C`` up to an inner size
+  of 4); 12 columns or more in at most 3 rows and an inner size of at most 5;
+- ``F @ F``: 2 rows or more and fewer than 12 columns, or at most 3 rows; one row up to an inner
+  size of 3;
+- ``C @ F`` (a layer's forward, ``x @ W.t()``): an inner size of at most 4 (one column), 6 (2 or
+  3 columns) or 3 (more columns, fewer than 12 or in at most 3 rows).
 
-Other products keep NumPy's (MKL's vector kernels have their own order), as do float64 and
-products too large to spell out (the ``M * K * N`` terms are formed at once).
+Elsewhere MKL's vector kernels add the terms with fused multiply-adds, one after another, as
+NumPy's OpenBLAS does (12 columns or more in 5 rows or more: those agree as they are), or in an
+order of their own. Those keep NumPy's product, as do float64 and products too large to spell out
+(the ``M * K * N`` terms are formed at once).
 
 Example::
 
@@ -35,15 +40,23 @@ def _layout(x):
 
 
 def _sequential(m, k, n, layouts):
-    if k <= 3 and n < 16:
-        return True
-    if layouts == "CC":
-        return n in (2, 3, 4, 8) or m == 1
-    if layouts == "FC":
-        return n in (1, 2, 3, 4, 8) or m == 1
+    """Whether MKL adds this product's terms one after another (measured; see the module's note)."""
+    if layouts in ("CC", "FC"):
+        if m == 1 or n in (2, 3, 4, 8):
+            return True
+        if n == 1:
+            return layouts == "FC" or k <= 4
+        if n < 12:
+            return k <= 5
+        return m <= 3 and k <= 5
     if layouts == "FF":
-        return m >= 2 and n < 16
-    return k <= (4 if n == 1 else 5) and n <= 3  # C @ F
+        return k <= 3 if m == 1 else n < 12 or m <= 3
+    # C @ F, a layer's forward x @ W.t()
+    if n == 1:
+        return k <= 4
+    if n <= 3:
+        return k <= 6
+    return k <= 3 and (n < 12 or m <= 3)
 
 
 def product(a, b):
