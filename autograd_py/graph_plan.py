@@ -162,7 +162,7 @@ def analyse(root, targets, keep_graph):
         return deps, needed
     deps, needed = _analysed(root, targets)
     # only targets the walk reaches: then the first node holds all that a plan holds
-    if targets is None or all(node in deps for node, _ in targets):
+    if targets is None or (targets[0][0] in deps if len(targets) == 1 else all(node in deps for node, _ in targets)):
         _plan[0] = Plan(first, targets)
     return deps, needed
 
@@ -170,5 +170,6 @@ def analyse(root, targets, keep_graph):
 def _analysed(root, targets):
     if targets is None:
         return collect(root)[0], None
-    deps, _, needed = collect_for(root, {node for node, _ in targets})
+    # one input (grad(y, x)) without the set comprehension's call
+    deps, _, needed = collect_for(root, {targets[0][0]} if len(targets) == 1 else {node for node, _ in targets})
     return deps, needed
