@@ -1,6 +1,5 @@
 """The engine's shortcuts for plain nodes give what its general path gives: AddBackward0 without
 its call, one flag for every hook kind, and NumPy-data formulas that step aside for freed nodes."""
-import heapq
 import random
 
 import numpy as np
@@ -8,6 +7,8 @@ import pytest
 
 import autograd_py as torch
 from autograd_py import engine, numpy_backward
+
+from ready_queue_model import ready_order
 
 
 def _random_pass(seed, create_graph=False):
@@ -135,40 +136,6 @@ def test_none_gradients_through_one_edge_and_through_a_buffer_of_several():
     assert x.grad.tolist() == [14.0, 14.0] and x.grad._version == 0
 
 
-def _model_order(root_edges):
-    """PyTorch's ready queue as tests/test_engine_ready_order.py models it, from several root edges."""
-    deps = {}
-    for n, _ in root_edges:
-        deps[n] = deps.get(n, 0) + 1
-    stack, seen = list(deps), set(deps)
-    while stack:
-        for nxt, _ in stack.pop().next_functions:
-            if nxt is None:
-                continue
-            deps[nxt] = deps.get(nxt, 0) + 1
-            if nxt not in seen:
-                seen.add(nxt)
-                stack.append(nxt)
-    ready, tie, order = [], 0, []
-    for n, _ in root_edges:
-        deps[n] -= 1
-        if deps[n] == 0:
-            ready.append((-n._seq, tie, n))
-            tie += 1
-    heapq.heapify(ready)
-    while ready:
-        node = heapq.heappop(ready)[2]
-        order.append(node)
-        for nxt, _ in node.next_functions:
-            if nxt is None:
-                continue
-            deps[nxt] -= 1
-            if deps[nxt] == 0:
-                heapq.heappush(ready, (-nxt._seq, tie, nxt))
-                tie += 1
-    return order
-
-
 def test_several_roots_hand_their_gradients_on_in_the_ready_queues_order():
     # the roots' edges go through the same ready slots (alone, second, heap) as a node's edges
     for trial in range(150):
@@ -179,7 +146,7 @@ def test_several_roots_hand_their_gradients_on_in_the_ready_queues_order():
             k, a, b = rnd.random(), rnd.choice(vals), rnd.choice(vals[-4:])
             vals.append(a * b if k < .4 else a + b if k < .8 else a.tanh())
         roots = [rnd.choice(vals[len(leaves):]) for _ in range(rnd.randint(2, 4))]
-        expected = [id(n) for n in _model_order([(r.grad_fn, 0) for r in roots])]
+        expected = [id(n) for n in ready_order([(r.grad_fn, 0) for r in roots])]
         ran = []
         old = engine.set_listener(lambda ev: ran.append(ev["node"]) if ev["event"] in ("node", "accumulate") else None)
         try:

@@ -2,35 +2,12 @@
 model of PyTorch's: nodes become ready when their last incoming edge delivers, and the ready node
 with the highest sequence number runs first, leaves' accumulators (the maximum) before all, ties
 in the order they became ready."""
-import heapq
 import random
 
 import autograd_py as torch
 from autograd_py import engine
 
-
-def _model_order(root_fn):
-    deps, stack, seen = {}, [root_fn], {root_fn}
-    while stack:
-        for nxt, _ in stack.pop().next_functions:
-            if nxt is None:
-                continue
-            deps[nxt] = deps.get(nxt, 0) + 1
-            if nxt not in seen:
-                seen.add(nxt)
-                stack.append(nxt)
-    ready, tie, order = [(-root_fn._seq, 0, root_fn)], 1, []
-    while ready:
-        node = heapq.heappop(ready)[2]
-        order.append(node)
-        for nxt, _ in node.next_functions:
-            if nxt is None:
-                continue
-            deps[nxt] -= 1
-            if deps[nxt] == 0:
-                heapq.heappush(ready, (-nxt._seq, tie, nxt))
-                tie += 1
-    return order
+from ready_queue_model import ready_order
 
 
 def _random_loss(rnd):
@@ -46,7 +23,7 @@ def _random_loss(rnd):
 def test_nodes_run_in_the_heap_order_of_pytorchs_ready_queue_on_random_graphs():
     for trial in range(200):
         loss = _random_loss(random.Random(trial))
-        expected = [id(n) for n in _model_order(loss.grad_fn)]
+        expected = [id(n) for n in ready_order([(loss.grad_fn, 0)])]
         ran = []
         old = engine.set_listener(
             lambda ev: ran.append(ev["node"]) if ev["event"] in ("node", "accumulate") else None)
