@@ -2,7 +2,7 @@
 // a marker on the line where the last error happened.
 
 import { basicSetup } from "codemirror";
-import { indentWithTab } from "@codemirror/commands";
+import { indentWithTab, isolateHistory } from "@codemirror/commands";
 import { python } from "@codemirror/lang-python";
 import { indentUnit } from "@codemirror/language";
 import { EditorState, Prec, StateEffect, StateField } from "@codemirror/state";
@@ -81,7 +81,9 @@ export function createEditor(parent, { doc, onRun, onChange, label, readOnly = f
     view,
     getCode: () => view.state.doc.toString(),
     setCode(text) {
-      view.dispatch({ changes: { from: 0, to: view.state.doc.length, insert: text } });
+      // its own undo step, never merged with an edit that follows within the history's 500 ms
+      view.dispatch({ changes: { from: 0, to: view.state.doc.length, insert: text },
+        annotations: isolateHistory.of("full") });
     },
     /** The text of line `lineno` (1-based), or null past the end. */
     lineText(lineno) {
@@ -92,7 +94,7 @@ export function createEditor(parent, { doc, onRun, onChange, label, readOnly = f
       if (lineno < 1 || lineno > view.state.doc.lines) return false;
       const line = view.state.doc.line(lineno);
       if (line.text !== expected) return false;
-      view.dispatch({ changes: { from: line.from, to: line.to, insert: text } });
+      view.dispatch({ changes: { from: line.from, to: line.to, insert: text }, annotations: isolateHistory.of("full") });
       return true;
     },
     /** The 1-based line marked as the last error's, or null. */
