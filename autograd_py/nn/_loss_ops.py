@@ -14,6 +14,7 @@ from ..ops.shape import unsqueeze
 
 NONE, MEAN, SUM = 0, 1, 2
 BCE_EPSILON = float(np.float32(1e-12))  # a float constant in ATen's kernel
+_LOG32, _LOG1P32 = _fp.via_float64(np.log), _fp.via_float64(np.log1p)  # float32 rounded from float64
 
 
 def _sum_np(values):
@@ -283,7 +284,7 @@ def binary_cross_entropy(input, target, weight, reduction):
         # PyTorch clamps each log at -100 so that a confident wrong answer costs 100, not inf; its
         # kernel takes log1p(-x) (the C library's: float32 rounded from float64 here, as _fp says)
         if x.dtype == np.float32:
-            log_x, log_1mx = (np.maximum(_fp.via_float64(f)(v), np.float32(-100)) for f, v in ((np.log, x), (np.log1p, -x)))
+            log_x, log_1mx = np.maximum(_LOG32(x), np.float32(-100)), np.maximum(_LOG1P32(-x), np.float32(-100))
         else:
             log_x, log_1mx = np.maximum(np.log(x), -100), np.maximum(np.log1p(-x), -100)
     loss = ((t - 1) * log_1mx - t * log_x).astype(x.dtype, copy=False)

@@ -113,9 +113,8 @@ def leading_sum(data, dims, keepdim, mean=False):
     with np.errstate(over="ignore", invalid="ignore"):
         if grouped:
             out[:grouped] = _multi_row_sum_of(flat[:, :grouped])
-        for start in range(grouped, cols, _LANES if cols >= _LANES else cols):
-            stop = min(start + _LANES, cols) if cols - start >= _LANES else cols
-            out[start:stop] = _row_sum_of(flat[:, start:stop])
+        if grouped < cols:  # row_sum adds each column alone: 8-column vectors and single columns alike
+            out[grouped:] = _row_sum_of(flat[:, grouped:])
         if mean:
             out = out / _F32(rows)
     out = np.asarray(out, _F32).reshape(data.shape[len(dims):])

@@ -152,10 +152,6 @@ def _row_sum(a, axis):
     return _sum(a, axis=axis, keepdims=True)
 
 
-def _exp(a):
-    return _fp.exp(a) if a.dtype == _F32 else np.exp(a)
-
-
 _log32 = _fp.via_float64(np.log)
 
 
@@ -181,7 +177,7 @@ def softmax_backward_data(grad_output, output, axis):
 def log_softmax_backward_data(grad_output, output, axis):
     """``grad_output - exp(output) * grad_output.sum(axis)``: log_softmax's gradient, one op."""
     return _backward_data(grad_output, output, axis,
-                          lambda g, y: (_fp.fma32(-_exp(y), _row_sum(g, axis), g) if y.dtype == _F32
+                          lambda g, y: (_fp.fma32(-_fp.exp(y), _row_sum(g, axis), g) if y.dtype == _F32
                                         else g - np.exp(y) * _row_sum(g, axis)),  # float32: ATen's fused form
                           LogSoftmaxBackwardDataBackward0)
 
@@ -214,7 +210,7 @@ def _softmax_input(input, dim, dtype, name):
 def softmax(input, dim=None, dtype=None):
     data, d = _softmax_input(input, dim, dtype, "softmax")
     if data.size:
-        e = _exp(data - _max(data, axis=d, keepdims=True, initial=-np.inf))
+        e = _fp.exp(data - _max(data, axis=d, keepdims=True, initial=-np.inf))
         if d == data.ndim - 1:  # the last-dim kernel multiplies by the sum's reciprocal
             res = e * (data.dtype.type(1) / _row_sum(e, d))
         else:
@@ -236,7 +232,7 @@ def log_softmax(input, dim=None, dtype=None):
     data, d = _softmax_input(input, dim, dtype, "log_softmax")
     if data.size:
         shifted = data - _max(data, axis=d, keepdims=True, initial=-np.inf)  # PyTorch's order of rounding
-        total = _row_sum(_exp(shifted), d)
+        total = _row_sum(_fp.exp(shifted), d)
         out = _make((shifted - (_log32(total) if total.dtype == _F32 else np.log(total)))
                     .astype(data.dtype, order="C", copy=False))
     else:

@@ -33,10 +33,8 @@ def fma(a, b, c):
     ``lerp`` (they are compiled with FMA contraction): float32 (and float16) through the exact
     float64 product, float64 through Dekker's error-free product (``_fp.fma64``)."""
     dtype = c.dtype if isinstance(c, np.ndarray) else np.result_type(a, b)
-    if dtype == np.float64:
-        return _fp.fma64(a, b, c)
-    if dtype == np.float32:
-        return _fp.fma32(np.asarray(a, dtype), np.asarray(b, dtype), np.asarray(c, dtype))
+    if dtype == np.float64 or dtype == np.float32:
+        return _fp.fma(np.asarray(a, dtype), np.asarray(b, dtype), np.asarray(c, dtype))
     wide = np.float64
     return (np.asarray(a, dtype=dtype).astype(wide) * np.asarray(b, dtype=dtype).astype(wide)
             + np.asarray(c, dtype=dtype).astype(wide)).astype(dtype)
