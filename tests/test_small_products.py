@@ -1,10 +1,11 @@
 """Small float32 matrix products add their terms in the order PyTorch's MKL build adds them
-(``ops/small_products.py``): one after another, each product rounded, no fused multiply-add."""
+(``ops/small_products.py``): one after another, each product rounded, no fused multiply-add; so do
+matrix-vector products (``mv``, and ``matmul`` of a 2-D and a 1-D tensor) in sgemv's measured region."""
 import numpy as np
 import pytest
 
 import autograd_py as torch
-from autograd_py.ops.small_products import product
+from autograd_py.ops.small_products import product, vector_product
 
 
 def test_small_products_add_their_terms_one_after_another():
@@ -49,3 +50,53 @@ def test_products_in_the_measured_shapes_match_torch(layouts):
 def _claimed(m, k, n, layouts):
     from autograd_py.ops.small_products import _sequential
     return k >= 2 and _sequential(m, k, n, layouts)
+
+
+def test_matrix_vector_products_add_their_terms_one_after_another():
+    a = np.array([[0.1, 0.2, 0.3, 0.7], [1.3, -0.6, 2.2, 0.9]], np.float32)
+    v = np.array([1.1, -2.0, 0.3, 0.125], np.float32)
+    expected = np.zeros(2, np.float32)
+    for k in range(4):
+        expected = expected + a[:, k] * v[k]  # float32 at each step
+    assert vector_product(a, v).tobytes() == expected.tobytes()
+    assert vector_product(a.astype(np.float64), v.astype(np.float64)).tobytes() == (a.astype(np.float64) @ v).tobytes()
+
+
+def test_d2l_synthetic_data_reads_off_pytorch():
+    # d2l's synthetic_data: y = torch.matmul(X, w) + b with w = [2, -3.4] is an mv of an (n, 2) matrix
+    i = np.arange(64).reshape(32, 2)
+    X = torch.tensor(((i * 37) % 101 - 50) / 13, dtype=torch.float32)
+    y = torch.matmul(X, torch.tensor([2, -3.4]))
+    expected = [-4.292307376861572, 14.153846740722656, -9.353846549987793, -6.4461541175842285, 12.0,
+                14.907691955566406, -8.600000381469727, -5.692307472229004, 12.753846168518066,
+                -10.753846168518066, -7.84615421295166, -4.9384613037109375, 13.507692337036133,
+                -10.000000953674316, -7.092308044433594, 11.353846549987793, 14.261539459228516,
+                -9.246153831481934, -6.338461875915527, 12.10769271850586, 15.015384674072266,
+                -8.492307662963867, -5.584615230560303, 12.861539840698242, -10.646154403686523,
+                -7.738461494445801, -4.8307695388793945, 13.615385055541992, -9.892308235168457,
+                -6.984615325927734, 11.461538314819336, 14.369230270385742]
+    assert y.tolist() == expected  # NumPy's sgemv differs in 5 of them
+    with torch.no_grad():
+        assert torch.matmul(X, torch.tensor([2, -3.4])).tolist() == expected
+    # a transposed matrix (mv's backward, self.t().mv(grad)) adds column after column
+    W = torch.tensor(np.arange(12).reshape(3, 4) / 7 - 0.6, dtype=torch.float32)
+    assert torch.mv(W.t(), torch.tensor([0.3, -1.1, 0.7])).tolist() == [
+        0.2314285933971405, 0.21714287996292114, 0.20285707712173462, 0.18857139348983765]
+
+
+@pytest.mark.parametrize("layout", ["C", "F"])
+def test_matrix_vector_products_in_the_measured_shapes_match_torch(layout):
+    real = pytest.importorskip("torch")
+    from autograd_py.ops.small_products import _gemv_sequential
+    rng = np.random.default_rng(12)
+    cases = 0
+    for m in (1, 2, 3, 7, 100, 500):
+        for k in (2, 3, 4, 5, 11, 12, 64):
+            a, v = rng.standard_normal((m, k)).astype(np.float32), rng.standard_normal(k).astype(np.float32)
+            ta = real.tensor(a) if layout == "C" else real.tensor(a.T.copy()).T
+            oa = torch.tensor(a) if layout == "C" else torch.tensor(a.T.copy()).t()
+            claimed = _gemv_sequential(m, k, layout)
+            assert real.mv(ta, real.tensor(v)).numpy().tobytes() == torch.mv(oa, torch.tensor(v)).numpy().tobytes() \
+                or not claimed, (m, k)
+            cases += claimed
+    assert cases >= 15

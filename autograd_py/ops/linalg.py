@@ -5,7 +5,7 @@ imported back at the bottom of this module."""
 from ..node import Node
 from .base import _make, batch_ndim, grad_on, np, record
 from .shape import expand, reshape, t, transpose, unsqueeze
-from .small_products import product
+from .small_products import product, vector_product
 
 
 def _c_name(t):
@@ -260,14 +260,14 @@ class MvBackward0(Node):
 
 def mv(input, vec):
     if input.__class__ is np.ndarray:
-        return input @ vec  # a formula running on NumPy data (numpy_backward)
+        return vector_product(input, vec)  # a formula running on NumPy data (numpy_backward)
     if input._data.ndim != 2 or vec._data.ndim != 1:
         raise RuntimeError(f"vector + matrix @ vector expected, got {input._data.ndim}, {vec._data.ndim}")
     if input._data.shape[1] != vec._data.shape[0]:
         n, k = input._data.shape
         raise RuntimeError(f"size mismatch, got input ({n}), mat ({n}x{k}), vec ({vec._data.shape[0]})")
     _same_dtype(input, vec, "mv")
-    out = _make(input._data @ vec._data)
+    out = _make(vector_product(input._data, vec._data))
     if grad_on(input, vec):
         node = MvBackward0()
         node.save(vec=vec, self=input)

@@ -4,21 +4,32 @@ dispatch, folding and batch broadcasting are a topic of their own.
 """
 from .base import Tensor, _make, grad_on, np
 from .linalg import bmm, dot, mm, mv
-from .small_products import product
+from .small_products import product, vector_product
 from .shape import _unsafe_view, expand, reshape, squeeze, t, transpose, unsqueeze
+
+
+def _numpy_matmul(a, b):
+    """``a @ b`` on arrays, with mm's and mv's float32 order (``small_products``) where they apply."""
+    if a.ndim == 2:
+        if b.ndim == 2:
+            return product(a, b)
+        if b.ndim == 1:
+            return vector_product(a, b)
+    elif a.ndim == 1 and b.ndim == 2 and a.shape[0] == b.shape[0]:
+        return product(a[None], b)[0]  # PyTorch's unsqueeze(0).mm(other)
+    return np.matmul(a, b)
 
 
 def matmul(input, other):
     if input.__class__ is np.ndarray:
-        # a formula running on NumPy data (numpy_backward), 2-D operands
-        return product(input, other) if input.ndim == 2 and other.ndim == 2 else np.matmul(input, other)
+        return _numpy_matmul(input, other)  # a formula running on NumPy data (numpy_backward)
     if not isinstance(other, Tensor):
         raise TypeError(f"matmul(): argument 'other' (position 2) must be Tensor, not {type(other).__name__}")
     da, db = input._data.ndim, other._data.ndim
     if not grad_on(input, other) and da and db and input._data.dtype == other._data.dtype:
         # No graph to record (e.g. inside a backward pass): one NumPy call, no view bookkeeping.
         try:
-            out = _make(product(input._data, other._data) if da == 2 and db == 2 else np.matmul(input._data, other._data))
+            out = _make(_numpy_matmul(input._data, other._data))
             if da == 1 and db == 2:
                 out._version_counter[0] = 1  # PyTorch squeezes mm's result in place
             return out

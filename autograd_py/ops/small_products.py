@@ -16,6 +16,11 @@ columns and inner sizes 2-200, these agree bit for bit:
 - ``C @ F`` (a layer's forward, ``x @ W.t()``): an inner size of at most 4 (one column), 6 (2 or
   3 columns) or 3 (more columns, fewer than 12 or in at most 3 rows).
 
+A matrix times a vector (``mv``, hence ``matmul`` of a 2-D and a 1-D tensor, as in d2l's
+``synthetic_data``) goes to MKL's sgemv, which adds the same way when the matrix is column-major
+(a transposed view: it adds column after column) with 2 rows or more, or when the inner size is
+at most 4, or at most 11 in at most 3 rows (measured on 1-1000 rows and inner sizes 1-1000).
+
 Elsewhere MKL's vector kernels add the terms with fused multiply-adds, one after another, as
 NumPy's OpenBLAS does (12 columns or more in 5 rows or more: those agree as they are), or in an
 order of their own. Those keep NumPy's product, as do float64 and products too large to spell out
@@ -76,3 +81,25 @@ def product(a, b):
         return a @ b
     terms = a[:, :, None] * b[None, :, :]  # each product rounded to float32, as sgemm's
     return np.ascontiguousarray(np.add.accumulate(terms, axis=1)[:, -1, :])
+
+
+def _gemv_sequential(m, k, layout):
+    """Whether MKL's sgemv adds this product's terms one after another (measured; module's note)."""
+    return layout == "F" and m >= 2 or k <= 4 or m <= 3 and k <= 11
+
+
+def vector_product(a, v):
+    """``a @ v`` for a 2-D ``a`` and a 1-D ``v``, small float32 ones in sgemv's order.
+
+    Args:
+        a (ndarray): shape (M, K).
+        v (ndarray): shape (K,).
+
+    Returns:
+        ndarray: shape (M,), ``a @ v``.
+    """
+    m, k = a.shape
+    if (a.dtype is not _F32 and a.dtype != _F32) or v.dtype != _F32 or k < 2 or m * k > _LARGEST \
+            or not _gemv_sequential(m, k, _layout(a)):
+        return a @ v
+    return np.ascontiguousarray(np.add.accumulate(a * v, axis=1)[:, -1])  # rounded products, added in turn
