@@ -10,7 +10,16 @@ through the same capture (``tests/golden/runner.py``) after
 * stdout line by line, exactly or, failing that, after tokenising: numeric
   tokens equal within rtol 1e-4 / atol 1e-6 (float32 rounding of the last
   printed digit may differ) and every other token, whitespace included,
-  identical.
+  identical;
+* then stdout byte for byte, every digit of every number: a tutorial's
+  ``print(loss.item())`` shows them all. The few snippets that cannot (a
+  kernel of PyTorch's whose order or rounding autograd_py does not
+  reproduce) are listed with the reason in ``tests/golden/inexact.json``;
+  one that starts to match must leave the list.
+
+Set ``GOLDEN_DIGITS=tolerant`` to skip the byte-for-byte step: the last
+digits follow this machine's NumPy and BLAS (x86-64 with AVX512, as where
+PyTorch was recorded), and another CPU may round a few differently.
 
 Set ``GOLDEN_AGAINST_TORCH=1`` to run the snippets against real torch
 instead; that checks the harness itself (everything must pass).
@@ -29,6 +38,8 @@ GOLDEN = pathlib.Path(__file__).resolve().parent / "golden"
 SNIPPETS = sorted((GOLDEN / "snippets").glob("*.py"))
 EXPECTED_PATH = GOLDEN / "expected.json"
 AGAINST_TORCH = os.environ.get("GOLDEN_AGAINST_TORCH") == "1"
+EVERY_DIGIT = os.environ.get("GOLDEN_DIGITS", "exact") != "tolerant"
+INEXACT = json.loads((GOLDEN / "inexact.json").read_text(encoding="utf-8"))
 RTOL = 1e-4
 ATOL = 1e-6
 
@@ -187,6 +198,22 @@ def test_snippet_matches_pytorch(path, torch_under_test):
     same = len(actual["stdout"]) == len(expected["stdout"]) and all(
         lines_match(e, a) for e, a in zip(expected["stdout"], actual["stdout"]))
     assert same, _stdout_report(expected["stdout"], actual["stdout"])
+    if AGAINST_TORCH or not EVERY_DIGIT:
+        return
+    if path.stem in INEXACT:
+        assert actual["stdout"] != expected["stdout"], (
+            f"{path.stem} now prints PyTorch's every digit: remove it from tests/golden/inexact.json")
+    else:
+        assert actual["stdout"] == expected["stdout"], _digits_report(expected["stdout"], actual["stdout"])
+
+
+def _digits_report(expected, actual):
+    """Name the first line whose digits differ, and why a golden is held to every digit."""
+    n, e, a = next((n, e, a) for n, (e, a) in enumerate(zip(expected, actual), start=1) if e != a)
+    return (f"line {n} prints other last digits than PyTorch:\n  torch: {e!r}\n  got:   {a!r}\n"
+            "Goldens print PyTorch's every digit, except those listed with a reason in "
+            "tests/golden/inexact.json (GOLDEN_DIGITS=tolerant compares within rtol 1e-4 only, "
+            "for a CPU whose NumPy rounds differently from the recording machine's)")
 
 
 def test_every_seed_example_has_a_snippet():
@@ -202,6 +229,13 @@ def test_every_seed_example_has_a_snippet():
         for line in lines:
             assert any(line in s for s in source), f"{stem}.py lacks {line!r}"
         assert stem in EXPECTED, f"{stem} not recorded: run tests/golden/record.py"
+
+
+def test_every_inexact_golden_exists_and_says_why():
+    names = {p.stem for p in SNIPPETS}
+    assert set(INEXACT) <= names, sorted(set(INEXACT) - names)
+    assert all(len(reason) > 20 for reason in INEXACT.values())
+    assert len(INEXACT) < len(SNIPPETS) / 20  # the exception, not the rule
 
 
 def test_expected_has_no_stale_entries_and_right_torch():
