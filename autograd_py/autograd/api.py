@@ -18,6 +18,7 @@ CREATE_GRAPH_WARNING = (
 
 
 _BATCHED = __name__.rsplit(".", 2)[0] + ".batching.batched"
+_modules_get = sys.modules.get
 
 
 def _as_tuple(x):
@@ -153,7 +154,28 @@ def grad(outputs, inputs, grad_outputs=None, retain_graph=None, create_graph=Fal
         >>> dy, torch.autograd.grad(dy, x)[0]
         (tensor(27., grad_fn=<MulBackward0>), tensor(18.))
     """
-    batched = sys.modules.get(_BATCHED)  # not imported yet: no vmap is running (an import costs here)
+    batched = _modules_get(_BATCHED)  # not imported yet: no vmap is running (an import costs here)
+    if outputs.__class__ is Tensor and inputs.__class__ is Tensor and (grad_outputs is None or grad_outputs.__class__
+            is Tensor) and only_inputs is True and not is_grads_batched and not materialize_grads and (
+            batched is None or not batched.levels) and inputs._requires_grad and outputs._requires_grad and (
+            outputs._base is None):
+        # grad(y, x[, v]) (a Jacobian's rows, W5's passes): no check below can fail before the pass
+        # but _make_grads's, and _check_roots holds for an output that requires grad and is no view
+        out_data = outputs._data
+        if grad_outputs is not None and grad_outputs._data.shape == out_data.shape and (
+                grad_outputs._data.dtype is out_data.dtype):
+            grads = [grad_outputs]
+        else:
+            grads = _make_grads((outputs,), (grad_outputs,))
+        g = engine.run_backward((outputs,), grads, create_graph if retain_graph is None else retain_graph,
+                                create_graph, inputs=(inputs,), accumulate=False)[0]
+        if g is None:
+            if not allow_unused:
+                raise RuntimeError("The differentiated Tensor at index 0 appears to not have been used in "
+                                   "the graph. Set allow_unused=True if this is the desired behavior.")
+        elif not create_graph and g._grad_fn is not None:
+            g = g.detach()
+        return (g,)
     if batched is not None and batched.levels:
         from ..batching import autograd_bridge
         if autograd_bridge.any_batched(outputs, inputs, grad_outputs):
