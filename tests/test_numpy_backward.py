@@ -18,6 +18,8 @@ MATRIX = np.arange(12.0).reshape(4, 3) / 7
 
 CASES = {
     "mul_scalar": lambda x: x * 1.7,
+    "mul_scalar -0.0": lambda x: x * -0.0,  # (float64 data times a cached 0-dim array: -0.0's own)
+    "mul_scalar nan": lambda x: T.sin(x) * float("nan"),
     "mul": lambda x: x * (x + 0.5),
     "div": lambda x: (x + 3.0) / (x * x + 1.0),
     "div_scalar": lambda x: x / 3,

@@ -111,6 +111,19 @@ def test_mul_saves_what_saved_tensor_saves():
     assert (a * 2.0).grad_fn._vars == {"other": 2.0}
 
 
+def test_exp_takes_its_kernel_by_dtype():
+    """exp is one op for every dtype: float32 rounds NumPy's float64 exp once (_fp.exp, PyTorch's
+    digits), other dtypes take NumPy's own, on Tensors and on a formula's NumPy data alike."""
+    values = np.linspace(-20, 20, 401)
+    for dtype in (np.float32, np.float64, np.float16):
+        d = values.astype(dtype)
+        want = np.exp(d.astype(np.float64)).astype(np.float32) if dtype is np.float32 else np.exp(d)
+        for got in (T.exp(T.tensor(d)).numpy(), unary.exp(d)):
+            assert got.dtype == want.dtype and got.tobytes() == want.tobytes()
+    assert T.exp(T.tensor([0, 1])).dtype == T.float32  # an integer tensor: the default float dtype's
+    assert T.exp(T.tensor([1.0], requires_grad=True)).grad_fn.name() == "ExpBackward0"
+
+
 _SPECIAL = [0.0, -0.0, 1.0, -1.5, 1 / 3, 1e308, -1e308, 5e-324, -5e-324, 2.2250738585072014e-308, float("inf"),
             float("-inf"), float("nan"), -float("nan"), 0.1, 3.0000000000000004]
 

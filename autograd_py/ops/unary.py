@@ -268,12 +268,8 @@ _neg = _elementwise(np.negative, NegBackward0, floating=False)
 abs = _op("abs", np.abs, AbsBackward0, "self", floating=False)
 
 
-def exp(input):
-    # float64 needs none of _fp.exp's rounding (its dtype check costs a call per op)
-    return (_exp64 if input.__class__ is Tensor and input._data.dtype is _F64 else _exp)(input)
-
-
-_exp64, _exp = (_op("exp", fn, ExpBackward0, "result") for fn in (np.exp, _fp.exp))
+# float32 rounds exp's float64 result (_fp.exp); other dtypes need none of its rounding (nor a call)
+exp = _op("exp", np.exp, ExpBackward0, "result", fn32=_fp.exp)
 
 
 log = _op("log", np.log, LogBackward0, "self", fn32=_fp.via_float64(np.log))
