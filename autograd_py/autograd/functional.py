@@ -130,7 +130,10 @@ def jacobian(func, inputs, create_graph=False, strict=False, vectorize=False, st
     for out, per_input in zip(outputs, rows):
         blocks = []
         for x, block in zip(inputs, per_input):
-            blocks.append(_finish(block.reshape(out._data.shape + x._data.shape), create_graph))
+            shape = out._data.shape + x._data.shape
+            if create_graph or block._data.shape != shape:
+                block = block.reshape(shape)  # a view to record, or a shape to make
+            blocks.append(_finish(block, create_graph))
         result.append(blocks[0] if single_in else tuple(blocks))
     return result[0] if single_out else tuple(result)
 
@@ -143,10 +146,13 @@ def _jacobian_rows(out, inputs, create_graph, vectorize):
         return [_make(np.zeros((n, x._data.size), dtype=x._data.dtype)) for x in inputs]
     if vectorize:
         from .batched import batched_vjp
-        eye = _make(np.eye(n, dtype=out._data.dtype).reshape((n,) + out._data.shape))
-        grads = batched_vjp(out, inputs, eye, create_graph)
-        return [(g if g is not None else _make(np.zeros((n,) + x._data.shape, x._data.dtype))).reshape(n, -1)
-                for g, x in zip(grads, inputs)]
+        eye = np.eye(n, dtype=out._data.dtype)
+        grads = batched_vjp(out, inputs, _make(eye if out._data.ndim == 1 else eye.reshape((n,) + out._data.shape)),
+                            create_graph)
+        # rows of a 1-D input are its gradients as they are: their reshape would be a view of the same
+        # shape and strides, which the caller's detach() makes indistinguishable from them
+        return [g.reshape(n, -1) if create_graph or g._data.ndim != 2 else g for g in
+                (g if g is not None else _make(np.zeros((n,) + x._data.shape, x._data.dtype)) for g, x in zip(grads, inputs))]
     per_input = [[] for _ in inputs]
     for j in range(n):
         onehot = np.zeros(n, dtype=out._data.dtype)
