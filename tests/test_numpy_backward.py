@@ -257,3 +257,70 @@ def test_sums_in_buffers_show_their_versions_with_the_listener_or_without(numpy_
     assert ran and plain == listened
     # torch 2.13: x's three gradients were added in place twice (version 2), y's two once
     assert plain[1] == 2 and plain[2][0][0] == 1 and plain[4] == 1
+
+
+def _array_formula_classes():
+    from autograd_py.node import Node
+    found, stack = [], [Node]
+    while stack:
+        cls = stack.pop()
+        stack.extend(cls.__subclasses__())
+        if cls.__dict__.get("array_formula") is not None:
+            found.append(cls)
+    return found
+
+
+_FORMULA_OPS = {"ExpBackward0": T.exp, "LogBackward0": T.log, "SinBackward0": T.sin, "CosBackward0": T.cos,
+                "TanhBackward0": T.tanh, "SigmoidBackward0": T.sigmoid, "ReluBackward0": T.relu}
+
+
+def test_every_array_formula_is_held_to_its_backward():
+    assert sorted(c.__name__ for c in _array_formula_classes()) == sorted(_FORMULA_OPS)
+
+
+@pytest.mark.parametrize("layout", ["0-dim", "1-d", "2-d", "transposed", "hooked", "freed"])
+@pytest.mark.parametrize("dtype", [T.float32, T.float64], ids=["float32", "float64"])
+@pytest.mark.parametrize("name", sorted(_FORMULA_OPS))
+def test_an_array_formula_gives_what_backward_gives_on_arrays(monkeypatch, name, dtype, layout):
+    """numpy_backward calls a node's ``array_formula`` instead of its ``backward`` (and ``saved``):
+    the same arrays, or the same step aside to Tensors (a transposed saved tensor, saved-tensor
+    hooks) and the same freed-graph error, as backward on arrays."""
+    cls = type(_FORMULA_OPS[name](T.tensor([0.5], requires_grad=True)).grad_fn)
+    shape = {"0-dim": (), "1-d": (5,)}.get(layout, (2, 3))
+    rng = np.random.default_rng(1)
+    data = rng.uniform(0.1, 2, shape[::-1] if layout == "transposed" else shape)
+    weights = T.tensor(rng.uniform(-1, 1, shape), dtype=dtype)
+    calls = []
+    formula = cls.array_formula
+
+    def spy(*args):
+        calls.append(args)
+        return formula(*args)
+
+    outcomes = []
+    for fast in (True, False):
+        monkeypatch.setattr(cls, "array_formula", staticmethod(spy) if fast else None)
+        x = T.tensor(data, dtype=dtype, requires_grad=True)
+        h = (x * 1.0).t() if layout == "transposed" else x * 1.0
+        if layout == "hooked":
+            with T.autograd.graph.saved_tensors_hooks(lambda t: t, lambda t: t):
+                y = _FORMULA_OPS[name](h)
+        else:
+            y = _FORMULA_OPS[name](h)
+        if layout == "freed":
+            numpy_backward.run(y.grad_fn, [weights])
+            y.grad_fn._freed = True
+            calls.clear()
+        out = numpy_backward.run(y.grad_fn, [weights])
+        outcomes.append(None if out is None else [(o._data.dtype, o._data.strides, o._data.tobytes()) for o in out])
+    assert outcomes[0] == outcomes[1]
+    assert (outcomes[0] is None) == (layout in ("transposed", "hooked", "freed"))
+    assert bool(calls) == (layout in ("0-dim", "1-d", "2-d"))
+
+
+@pytest.mark.parametrize("name", ["LogBackward0", "SinBackward0", "CosBackward0"])
+def test_an_array_formula_steps_aside_for_a_saved_zero_tensor(numpy_path, name):
+    z = _zero_tensor().requires_grad_()
+    y = _FORMULA_OPS[name](z)
+    assert type(y.grad_fn).__name__ == name and y.grad_fn.array_formula is not None
+    assert numpy_backward.run(y.grad_fn, [T.ones(2, dtype=T.float64)]) is None

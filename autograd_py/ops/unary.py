@@ -136,6 +136,7 @@ class ExpBackward0(Node):
     numpy_formula = True
     element_wise = True
     saves = ("result",)
+    array_formula = staticmethod(lambda grad, result: grad * result)  # backward's, on arrays
 
     def backward(self, grad):
         return grad * self.saved("result")
@@ -145,6 +146,7 @@ class LogBackward0(Node):
     numpy_formula = True
     element_wise = True
     saves = ("self",)
+    array_formula = staticmethod(lambda grad, x: grad / x)
 
     def backward(self, grad):
         return grad / self.saved("self")
@@ -172,6 +174,7 @@ class SinBackward0(Node):
     numpy_formula = True
     element_wise = True
     saves = ("self",)
+    array_formula = staticmethod(lambda grad, x: grad * cos(x))
 
     def backward(self, grad):
         return grad * cos(self.saved("self"))
@@ -181,6 +184,7 @@ class CosBackward0(Node):
     numpy_formula = True
     element_wise = True
     saves = ("self",)
+    array_formula = staticmethod(lambda grad, x: grad * -sin(x))
 
     def backward(self, grad):
         return grad * -sin(self.saved("self"))
@@ -200,6 +204,7 @@ class TanhBackward0(Node):
     numpy_formula = True
     element_wise = True
     saves = ("result",)
+    array_formula = staticmethod(tanh_backward)
 
     def backward(self, grad):
         return tanh_backward(grad, self.saved("result"))
@@ -209,6 +214,7 @@ class SigmoidBackward0(Node):
     numpy_formula = True
     element_wise = True
     saves = ("result",)
+    array_formula = staticmethod(sigmoid_backward)
 
     def backward(self, grad):
         return sigmoid_backward(grad, self.saved("result"))
@@ -218,6 +224,7 @@ class ReluBackward0(Node):
     numpy_formula = True
     element_wise = True
     saves = ("result",)
+    array_formula = staticmethod(threshold_backward)
 
     def backward(self, grad):
         return threshold_backward(grad, self.saved("result"))
