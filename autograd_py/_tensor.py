@@ -5,6 +5,7 @@ into this tensor's storage, bump the shared version counter and re-point ``grad_
 """
 import numbers
 import warnings
+from weakref import ref as _weakref
 
 import numpy as np
 
@@ -566,11 +567,13 @@ def _follow_base(views, flag):
 def _note_alias(src, alias):
     """Remembers a detach() alias on the tensor it shares a version counter with, so a write through
     ``src`` reaches the alias's views too (PyTorch regenerates any view whose version moved)."""
-    import weakref
     aliases = src.__dict__.setdefault("_aliases", [])
-    if len(aliases) >= 8:
-        aliases[:] = [r for r in aliases if r() is not None]  # a detach per step must not pile up
-    aliases.append(weakref.ref(alias))
+    n = len(aliases)
+    if n >= 8 and not n & (n - 1):
+        # a detach per step must not pile up; pruned at each doubling, so that aliases a collection
+        # has yet to free (a leaf and its AccumulateGrad hold each other) cost no sweep per detach
+        aliases[:] = [r for r in aliases if r() is not None]
+    aliases.append(_weakref(alias))
 
 
 def _rebuild(data, requires_grad):
