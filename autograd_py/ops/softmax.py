@@ -145,14 +145,43 @@ _VECTOR_BYTES = 64
 
 
 def _row_sum(a, axis):
-    """``a.sum(axis, keepdims=True)`` in the order ATen's softmax kernels add a row: a short last-dim
-    row from its first value on (NumPy's pairwise sum pairs 8 partial sums), else NumPy's."""
-    if a.ndim and (axis == -1 or axis == a.ndim - 1) and 0 < a.shape[-1] < _VECTOR_BYTES // a.dtype.itemsize:
+    """``a.sum(axis, keepdims=True)`` in the order ATen's softmax kernels add a last-dim row (its
+    ``vec::reduce_all``), else NumPy's.
+
+    A row shorter than a vector is added from its first value on. A longer float32 one is added in
+    vector lanes: lane ``i`` holds values ``i, i + L, i + 2L, ...`` added in turn (``L`` = 16 floats or 8
+    doubles), the row's tail is added into the first lanes, and the lanes are then folded in
+    halves (lane ``i`` plus lane ``i + L/2``, then ``i + L/4``, ...), as the AVX512 shuffles do.
+    """
+    if not a.ndim or not (axis == -1 or axis == a.ndim - 1) or not a.shape[-1]:
+        return _sum(a, axis=axis, keepdims=True)
+    n, lanes = a.shape[-1], _VECTOR_BYTES // a.dtype.itemsize
+    if n < lanes:
         return np.add.accumulate(a, axis=-1)[..., -1:]
-    return _sum(a, axis=axis, keepdims=True)
+    if a.dtype != _F32:
+        # float64 rows differ from PyTorch's mostly by SLEEF's double exp, not emulated: in lanes
+        # they match no better than NumPy's sum (measured), which is kept
+        return _sum(a, axis=axis, keepdims=True)
+    full = n // lanes * lanes
+    acc = np.add.accumulate(a[..., :full].reshape(a.shape[:-1] + (n // lanes, lanes)), axis=-2)[..., -1, :]
+    if full < n:
+        acc[..., :n - full] += a[..., full:]
+    while lanes > 1:
+        lanes //= 2
+        acc = acc[..., :lanes] + acc[..., lanes:]
+    return acc
 
 
 _log32 = _fp.via_float64(np.log)
+
+
+def _exp_along(a, axis):
+    """``exp`` as ATen's softmax kernels compute it: along the last dim they are written in
+    ``Vectorized`` arithmetic, whose float32 exp is SLEEF's (``_fp.vector_exp32``); the other dims'
+    kernels round libm's."""
+    if a.dtype == _F32 and a.ndim and (axis == -1 or axis == a.ndim - 1):
+        return _fp.vector_exp32(a)
+    return _fp.exp(a)
 
 
 def _backward_data(grad_output, output, axis, np_fn, node_cls):
@@ -168,16 +197,33 @@ def _backward_data(grad_output, output, axis, np_fn, node_cls):
     return out
 
 
+def _dot_along(g, y, axis):
+    """``(g * y).sum(axis, keepdims=True)`` as ATen's softmax backward adds it: over the last dim
+    as ``_row_sum``; over another dim of float32 data one fused multiply-add after another (its
+    kernel walks that dim for a vector of inner positions at a time)."""
+    n = g.shape[axis] if g.ndim else 0
+    if g.dtype != _F32 or not 1 < n <= _FMA_WALK or axis == -1 or axis == g.ndim - 1:
+        return _row_sum(g * y, axis)
+    g, y = np.moveaxis(g, axis, 0), np.moveaxis(y, axis, 0)
+    acc = g[0] * y[0]
+    for i in range(1, n):
+        acc = _fp.fma32(g[i], y[i], acc)
+    return np.expand_dims(acc, axis)
+
+
+_FMA_WALK = 1024  # longer dims keep NumPy's sum rather than a Python loop of that length
+
+
 def softmax_backward_data(grad_output, output, axis):
     """``output * (grad_output - (grad_output * output).sum(axis))``: softmax's gradient, one op."""
     return _backward_data(grad_output, output, axis,
-                          lambda g, y: y * (g - _row_sum(g * y, axis)), SoftmaxBackwardDataBackward0)
+                          lambda g, y: y * (g - _dot_along(g, y, axis)), SoftmaxBackwardDataBackward0)
 
 
 def log_softmax_backward_data(grad_output, output, axis):
     """``grad_output - exp(output) * grad_output.sum(axis)``: log_softmax's gradient, one op."""
     return _backward_data(grad_output, output, axis,
-                          lambda g, y: (_fp.fma32(-_fp.exp(y), _row_sum(g, axis), g) if y.dtype == _F32
+                          lambda g, y: (_fp.fma32(-_exp_along(y, axis), _row_sum(g, axis), g) if y.dtype == _F32
                                         else g - np.exp(y) * _row_sum(g, axis)),  # float32: ATen's fused form
                           LogSoftmaxBackwardDataBackward0)
 
@@ -210,7 +256,7 @@ def _softmax_input(input, dim, dtype, name):
 def softmax(input, dim=None, dtype=None):
     data, d = _softmax_input(input, dim, dtype, "softmax")
     if data.size:
-        e = _fp.exp(data - _max(data, axis=d, keepdims=True, initial=-np.inf))
+        e = _exp_along(data - _max(data, axis=d, keepdims=True, initial=-np.inf), d)
         if d == data.ndim - 1:  # the last-dim kernel multiplies by the sum's reciprocal
             res = e * (data.dtype.type(1) / _row_sum(e, d))
         else:
@@ -232,7 +278,7 @@ def log_softmax(input, dim=None, dtype=None):
     data, d = _softmax_input(input, dim, dtype, "log_softmax")
     if data.size:
         shifted = data - _max(data, axis=d, keepdims=True, initial=-np.inf)  # PyTorch's order of rounding
-        total = _row_sum(_fp.exp(shifted), d)
+        total = _row_sum(_exp_along(shifted, d), d)
         out = _make((shifted - (_log32(total) if total.dtype == _F32 else np.log(total)))
                     .astype(data.dtype, order="C", copy=False))
     else:
