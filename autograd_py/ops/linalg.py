@@ -247,11 +247,15 @@ class MvBackward0(Node):
         return _bilinear_jvp(mv, tangents, inputs)
 
     def backward(self, grad):
+        edges = self._next_functions
+        if edges[0][0] is None and grad.__class__ is np.ndarray and edges[1][0] is not None:
+            # a Jacobian's rows on NumPy data (numpy_backward): the vector's gradient, what mv(t(m), grad) gives
+            return None, vector_product(self.saved("self").T, grad)
         ga = gb = None
-        if self._next_functions[0][0] is not None:
+        if edges[0][0] is not None:
             # derivatives.yaml's grad.ger(vec): outer reshapes grad to a column
             ga = reshape(grad, tuple(grad.shape) + (1,)) * self.saved("vec")
-        if self._next_functions[1][0] is not None:
+        if edges[1][0] is not None:
             m = self.saved("self")
             # derivatives.yaml's self.t().mv(grad); a batched grad (vectorized jacobian) goes through matmul
             gb = mv(t(m), grad) if grad.ndim == 1 else matmul(grad, m)
