@@ -4,13 +4,19 @@ Basic indexing becomes a chain of view ops, one node per index item, as in PyTor
 indexing is one ``IndexBackward0`` node, built by ``advanced_indexing.py``. Writes
 (``x[key] = v``) are in ``setitem.py``.
 """
+from weakref import ref as _weakref
+
+from .. import forward_mode, grad_mode
 from ..node import Node
 from ..signatures import numpy_names
 from .._tensor import _wrap_dim
 from . import index_key
 from .advanced_indexing import _batched_key, _read, embed
-from .base import _make, _stale_first, batched, grad_on, record
+from .base import Tensor, _make, _new, _stale_first, batched, grad_on, record
 from .shape import _view_chain, unsqueeze, view_jvp
+from .zerotensor import made as zeros_made
+
+_grad_state, _fw_levels = grad_mode._state, forward_mode.levels
 
 
 class SelectBackwardBackward0(Node):
@@ -140,8 +146,26 @@ def getitem(input, key):
             raise IndexError(f"index {key} is out of bounds for dimension 0 with size {size}")
         if nd > 1:  # _basic inline: a row is a view already, without its Ellipsis
             fn = lambda x, i=key: select(x, 0, i)  # noqa: E731
-            out = _view_chain(_make(input._data[key]), input, fn, lambda a, i=key: a[i])
-            if grad_on(input):
+            attrs = input.__dict__
+            if input._base is None and _grad_state[0] and not _fw_levels and not zeros_made[0] and (
+                    "_view_fn" not in attrs):
+                # _view_chain's steps for a row of a tensor that is no view (W3's eye[i]), in place
+                # of its calls: as_view (grad mode on), the view functions, the root's list of views
+                out = _new(Tensor)
+                out._data = input._data[key]
+                out._base = input
+                out._version_counter = input._version_counter
+                if input._creation_meta is not None:
+                    out._creation_meta = input._creation_meta
+                out._view_fn, out._np_view_fn = fn, lambda a, i=key: a[i]
+                views = attrs.get("_views")
+                if views is None or len(views) >= 64 and not len(views) & (len(views) - 1):
+                    out = _view_chain(out, input, fn, out._np_view_fn)  # its first view, or a sweep
+                else:
+                    views.append(_weakref(out))
+            else:
+                out = _view_chain(_make(input._data[key]), input, fn, lambda a, i=key: a[i])
+            if (_grad_state[0] and input._requires_grad) or _fw_levels and grad_on(input):
                 node = SelectBackward0()
                 node.shape, node.key, node.redo = input._data.shape, (key, Ellipsis), fn
                 record(out, node, (input,))
