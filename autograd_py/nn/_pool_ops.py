@@ -156,7 +156,9 @@ def max_pool2d_with_indices_backward(grad, input, indices):
     plane = shape[-2] * shape[-1]
     planes = int(np.prod(shape[:-2], dtype=np.int64))
     offsets = (np.arange(planes) * plane).reshape(shape[:-2] + (1, 1))
-    summed = np.bincount((idx + offsets).reshape(-1), weights=g.reshape(-1), minlength=planes * plane)
+    # bincount takes NumPy's index type only: int32 in Pyodide (wasm32), where int64 indices raise
+    summed = np.bincount((idx + offsets).reshape(-1).astype(np.intp, copy=False), weights=g.reshape(-1),
+                         minlength=planes * plane)
     out = _make(summed.reshape(shape).astype(g.dtype))
     if grad_on(grad, input):
         node = MaxPool2DWithIndicesBackwardBackward0()
