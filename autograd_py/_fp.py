@@ -151,3 +151,33 @@ def vector_exp32(x):
         u = u * np.ldexp(_F32(1), half) * np.ldexp(_F32(1), k - half)
     u = np.where(x < -104, _F32(0), u)
     return np.where(x > 100, _F32(np.inf), u).astype(_F32, copy=False)
+
+
+_LOOP_STEP32 = 32  # float32 values per step of ATen's vectorized_loop: two AVX512 vectors
+
+
+def vectorized_loop32(vector_fn, scalar_fn, x):
+    """An elementwise float32 kernel as ATen's ``cpu_kernel_vec`` runs it on contiguous data.
+
+    Its loop takes two vectors (32 floats) a step with the ``Vectorized`` kernel and the values
+    left over with the scalar one, so a kernel whose vector form rounds otherwise (SLEEF's exp in
+    ``sigmoid``) gives the two kinds of last digits by position. Strided data runs the scalar
+    kernel throughout. (Past 32,768 values ATen splits the loop between its threads, each with a
+    tail of its own: those few values are not reproduced.)
+
+    Args:
+        vector_fn (callable): the Vectorized kernel, on a float32 array.
+        scalar_fn (callable): the scalar kernel, on a float32 array.
+        x (ndarray): float32 data.
+
+    Returns:
+        ndarray: float32, laid out as ``x``.
+    """
+    if not (x.flags.c_contiguous or x.flags.f_contiguous) or x.size < _LOOP_STEP32:
+        return scalar_fn(x)
+    flat = x.ravel(order="K")
+    split = flat.size - flat.size % _LOOP_STEP32
+    out = np.empty_like(flat)
+    out[:split] = vector_fn(flat[:split])
+    out[split:] = scalar_fn(flat[split:])
+    return out.reshape(x.shape, order="F" if x.flags.f_contiguous and not x.flags.c_contiguous else "C")
