@@ -74,6 +74,10 @@ _LAZY_FUNCTIONS = {"save": "serialization", "load": "serialization", "conv1d": "
                    "conv2d": "nn.functional", "max_pool2d": "nn.functional", "vmap": "batching",
                    "einsum": "ops.einsum"}
 
+# torch.selu, torch.prelu, ...: the activations torch also exports at the top level (nn loads on use)
+_LAZY_FUNCTIONS.update(dict.fromkeys(("selu", "selu_", "celu", "celu_", "hardshrink", "threshold", "threshold_",
+                                      "prelu"), "nn.functional"))
+
 
 def __getattr__(name):
     # nn and optim load on first use (``torch.nn``, ``from torch import nn``): most autograd

@@ -229,3 +229,13 @@ Tensor.new_tensor = lambda self, data, dtype=None, device=None, requires_grad=Fa
     data, dtype=dtype or self.dtype, device=device, requires_grad=requires_grad)
 Tensor.new_full = lambda self, size, fill_value, dtype=None, device=None, requires_grad=False: C.full(
     size, fill_value, dtype=dtype or self.dtype, device=device, requires_grad=requires_grad)
+
+
+# ---------------------------------------------------------------------------- activations that are methods
+def _nn_functional():
+    from .nn import functional  # on first use: nn is not loaded at import
+    return functional
+
+
+Tensor.hardshrink = lambda self, lambd=0.5: _nn_functional().hardshrink(self, lambd)
+Tensor.prelu = lambda self, weight: _nn_functional().prelu(self, weight)

@@ -449,6 +449,58 @@ OPS = [
            np_index_add(1, 1), (((2, 3), (2, 4)),)),
 ]
 
+# ---------------------------------------------------------------------------- more activations (nn.functional)
+_SELU_A, _SELU_S = 1.6732632423543772, 1.0507009873554805
+
+
+def np_glu(x, axis=-1):
+    a, b = np.split(x, 2, axis)
+    return a * np_sigmoid(b)
+
+
+def np_softmin(x, dim):
+    return np_softmax(-x, dim)
+
+
+OPS += [
+    OpInfo("relu6", lambda T, x: T.nn.functional.relu6(x), lambda x: np.clip(x, 0, 6), UNARY_SHAPES,
+           domain=away_from(0.0, 6.0, lo=-2.0, hi=7.0), gradgrad=True),
+    OpInfo("hardtanh", lambda T, x: T.nn.functional.hardtanh(x, -1.5, 1.0), lambda x: np.clip(x, -1.5, 1.0),
+           UNARY_SHAPES, domain=away_from(-1.5, 1.0), gradgrad=True),
+    OpInfo("threshold", lambda T, x: T.nn.functional.threshold(x, 0.5, -3.0), lambda x: np.where(x <= 0.5, -3.0, x),
+           UNARY_SHAPES, domain=away_from(0.5), gradgrad=True),
+    OpInfo("hardswish", lambda T, x: T.nn.functional.hardswish(x), lambda x: x * np.clip(x + 3, 0, 6) / 6,
+           UNARY_SHAPES, domain=away_from(-3.0, 3.0, lo=-4.0, hi=4.0), gradgrad=True),
+    OpInfo("hardsigmoid", lambda T, x: T.nn.functional.hardsigmoid(x), lambda x: np.clip(x + 3, 0, 6) / 6,
+           UNARY_SHAPES, domain=away_from(-3.0, 3.0, lo=-4.0, hi=4.0)),
+    OpInfo("softshrink", lambda T, x: T.nn.functional.softshrink(x, 0.5),
+           lambda x: np.where(x > 0.5, x - 0.5, np.where(x < -0.5, x + 0.5, 0.0)), UNARY_SHAPES,
+           domain=away_from(-0.5, 0.5), gradgrad=True),
+    OpInfo("hardshrink", lambda T, x: x.hardshrink(0.5), lambda x: np.where(np.abs(x) > 0.5, x, 0.0), UNARY_SHAPES,
+           domain=away_from(-0.5, 0.5), gradgrad=True),
+    OpInfo("logsigmoid", lambda T, x: T.nn.functional.logsigmoid(x), lambda x: -np.logaddexp(0, -x), UNARY_SHAPES,
+           gradgrad=True),
+    OpInfo("selu", lambda T, x: T.selu(x), lambda x: _SELU_S * np.where(x > 0, x, _SELU_A * np.expm1(x)),
+           UNARY_SHAPES, domain=NONZERO, gradgrad=True),
+    OpInfo("celu", lambda T, x: T.nn.functional.celu(x, 1.5), lambda x: np.where(x > 0, x, 1.5 * np.expm1(x / 1.5)),
+           UNARY_SHAPES, domain=NONZERO, gradgrad=True),
+    OpInfo("mish", lambda T, x: T.nn.functional.mish(x), lambda x: x * np.tanh(np.log1p(np.exp(x))), UNARY_SHAPES,
+           gradgrad=True),
+    OpInfo("softsign", lambda T, x: T.nn.functional.softsign(x), lambda x: x / (1 + np.abs(x)), UNARY_SHAPES,
+           domain=NONZERO, gradgrad=True),
+    OpInfo("tanhshrink", lambda T, x: T.nn.functional.tanhshrink(x), lambda x: x - np.tanh(x), UNARY_SHAPES,
+           gradgrad=True),
+    OpInfo("softmin", lambda T, x: T.nn.functional.softmin(x, 1), lambda x: np_softmin(x, 1), (((2, 3),),),
+           gradgrad=True),
+    OpInfo("glu", lambda T, x: T.nn.functional.glu(x), np_glu, (((2, 4),), ((3, 2),)), gradgrad=True),
+    OpInfo("glu_dim0", lambda T, x: T.nn.functional.glu(x, 0), lambda x: np_glu(x, 0), (((4, 3),),), gradgrad=True),
+    OpInfo("prelu", lambda T, x, w: T.nn.functional.prelu(x, w),
+           lambda x, w: np.where(x > 0, x, w.reshape(1, -1, *(1,) * (x.ndim - 2)) * x), (((2, 3, 2), (3,)),),
+           domain=(NONZERO, uniform(0.1, 0.5)), gradgrad=True),
+    OpInfo("prelu_one", lambda T, x, w: T.prelu(x, w), lambda x, w: np.where(x > 0, x, w.reshape((1,) * x.ndim) * x),
+           (((2, 3), (1,)), ((), (1,))), domain=(NONZERO, uniform(0.1, 0.5)), gradgrad=True),
+]
+
 BY_NAME = {row.name: row for row in OPS}
 assert len(BY_NAME) == len(OPS), "duplicate op names"
 

@@ -12,6 +12,8 @@ from .modules import (BCELoss, BCEWithLogitsLoss, CrossEntropyLoss, Dropout, ELU
                       NLLLoss, ReLU, Sequential, SiLU, Sigmoid, SmoothL1Loss, Softmax, Softplus, Tanh)
 from .modules import (AdaptiveAvgPool1d, AdaptiveAvgPool2d, AvgPool1d, AvgPool2d, Conv1d, Conv2d, MaxPool1d,
                       MaxPool2d)
+from .modules import (CELU, GLU, Hardshrink, Hardsigmoid, Hardswish, Hardtanh, LogSigmoid, Mish, PReLU, ReLU6, SELU,
+                      Softmin, Softshrink, Softsign, Tanhshrink, Threshold)
 from .parameter import Parameter
 from .parallel import DataParallel
 from . import parallel
@@ -21,3 +23,4 @@ __all__ = ["Parameter", "functional", "init", "utils", "Module", "Sequential", "
            "Sigmoid", "Tanh", "Softmax", "LogSoftmax", "Dropout", "MSELoss", "L1Loss", "SmoothL1Loss",
            "CrossEntropyLoss", "NLLLoss", "BCELoss", "BCEWithLogitsLoss", "Conv1d", "Conv2d", "MaxPool2d", "AvgPool2d",
            "AdaptiveAvgPool2d", "DataParallel", "parallel", "MaxPool1d", "AvgPool1d", "AdaptiveAvgPool1d"]
+__all__ += modules._ACTIVATIONS_MORE

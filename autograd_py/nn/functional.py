@@ -16,6 +16,10 @@ from ..ops.shape import expand, reshape, t
 from ._adaptive_pool_ops import adaptive_avg_pool2d
 from ._activation_ops import constant_pad_nd, elu as _elu, gelu, leaky_relu as _leaky_relu, leaky_relu_ as _leaky_relu_
 from ._activation_ops import silu as _silu, softplus
+from ._activation_more import (hardshrink, hardsigmoid, hardswish, hardtanh, hardtanh_, relu6, softshrink, threshold,
+                               threshold_)
+from ._activation_smooth import celu, celu_, logsigmoid, mish, selu, selu_, softsign, tanhshrink
+from ._activation_gated import glu, prelu, softmin
 from ._conv_ops import conv1d, conv2d
 from ._embedding import embedding
 from ._losses import (_expect_tensor, binary_cross_entropy, binary_cross_entropy_with_logits, cross_entropy, l1_loss,
@@ -28,6 +32,9 @@ __all__ = ["relu", "relu_", "leaky_relu", "elu", "gelu", "silu", "softplus", "si
            "cross_entropy", "nll_loss", "binary_cross_entropy", "binary_cross_entropy_with_logits", "conv1d", "conv2d",
            "max_pool2d", "max_pool2d_with_indices", "avg_pool2d", "adaptive_avg_pool2d", "max_pool1d", "avg_pool1d",
            "adaptive_avg_pool1d"]
+__all__ += ["relu6", "hardtanh", "hardtanh_", "logsigmoid", "selu", "selu_", "celu", "celu_", "mish", "softsign",
+            "hardswish", "hardsigmoid", "softmin", "tanhshrink", "softshrink", "hardshrink", "threshold", "threshold_",
+            "glu", "prelu"]
 
 
 # ---------------------------------------------------------------------------- activations
