@@ -156,28 +156,31 @@ def vector_exp32(x):
 _LOOP_STEP32 = 32  # float32 values per step of ATen's vectorized_loop: two AVX512 vectors
 
 
-def vectorized_loop32(vector_fn, scalar_fn, x):
+def vectorized_loop32(vector_fn, scalar_fn, *arrays):
     """An elementwise float32 kernel as ATen's ``cpu_kernel_vec`` runs it on contiguous data.
 
     Its loop takes two vectors (32 floats) a step with the ``Vectorized`` kernel and the values
     left over with the scalar one, so a kernel whose vector form rounds otherwise (SLEEF's exp in
-    ``sigmoid``) gives the two kinds of last digits by position. Strided data runs the scalar
-    kernel throughout. (Past 32,768 values ATen splits the loop between its threads, each with a
-    tail of its own: those few values are not reproduced.)
+    ``sigmoid``) gives the two kinds of last digits by position. Strided data, or operands laid
+    out differently, run the scalar kernel throughout. (Past 32,768 values ATen splits the loop
+    between its threads, each with a tail of its own: those few values are not reproduced.)
 
     Args:
-        vector_fn (callable): the Vectorized kernel, on a float32 array.
-        scalar_fn (callable): the scalar kernel, on a float32 array.
-        x (ndarray): float32 data.
+        vector_fn (callable): the Vectorized kernel, on float32 arrays (one per operand).
+        scalar_fn (callable): the scalar kernel, likewise.
+        *arrays (ndarray): float32 operands of one shape.
 
     Returns:
-        ndarray: float32, laid out as ``x``.
+        ndarray: float32, laid out as the operands.
     """
-    if not (x.flags.c_contiguous or x.flags.f_contiguous) or x.size < _LOOP_STEP32:
-        return scalar_fn(x)
-    flat = x.ravel(order="K")
-    split = flat.size - flat.size % _LOOP_STEP32
-    out = np.empty_like(flat)
-    out[:split] = vector_fn(flat[:split])
-    out[split:] = scalar_fn(flat[split:])
-    return out.reshape(x.shape, order="F" if x.flags.f_contiguous and not x.flags.c_contiguous else "C")
+    x = arrays[0]
+    c, f = x.flags.c_contiguous, x.flags.f_contiguous and not x.flags.c_contiguous
+    if x.size < _LOOP_STEP32 or not (c or f) or any(
+            a.shape != x.shape or not (a.flags.c_contiguous if c else a.flags.f_contiguous) for a in arrays[1:]):
+        return scalar_fn(*arrays)
+    flat = [a.ravel(order="F" if f else "C") for a in arrays]
+    split = x.size - x.size % _LOOP_STEP32
+    out = np.empty_like(flat[0])
+    out[:split] = vector_fn(*(a[:split] for a in flat))
+    out[split:] = scalar_fn(*(a[split:] for a in flat))
+    return out.reshape(x.shape, order="F" if f else "C")

@@ -4,11 +4,13 @@ Each backward is written in Tensor ops, so ``create_graph=True`` differentiates 
 """
 import math
 
+from .. import _fp, grad_mode
 from ..node import Node
 from ..ops import inplace
 from ..ops.base import _make, float_data, grad_on, np, record
 from ..ops.comparison import where
-from ..ops.pointwise import empty_preserving, exp, sigmoid, tanh
+from ..creation import full_like
+from ..ops.pointwise import add_scalar, empty_preserving, exp, sigmoid, tanh
 
 _SQRT_2 = math.sqrt(2.0)
 _SQRT_2_OVER_PI = math.sqrt(2.0 / math.pi)
@@ -164,13 +166,43 @@ class SiluBackward0(Node):
 
     def backward(self, grad):
         x = self.saved("self")
-        s = sigmoid(x)
-        return grad * (s * (x * (1 - s) + 1))
+        if grad_mode.is_grad_enabled() or grad._data.dtype != x._data.dtype:
+            # derivatives.yaml: infinitely_differentiable_silu_backward, in composite ops; C++'s
+            # 1.0 - s fills a tensor and subtracts (SubBackward0), 1.0 + t adds a Scalar (AddBackward1)
+            s = sigmoid(x)
+            return grad * s * add_scalar(x * (full_like(s, 1.0) - s), 1.0)
+        return _make(_silu_backward_kernel(grad._data, x._data))  # silu_backward's kernel
+
+
+def _silu_kernel(x):
+    """ATen's ``x / (1 + exp(-x))``, float32 in cpu_kernel_vec's two forms (``_fp.vectorized_loop32``)."""
+    one = x.dtype.type(1)
+    with np.errstate(over="ignore"):
+        if x.dtype == np.float32:
+            return _fp.vectorized_loop32(lambda v: v / (one + _fp.vector_exp32(-v)), lambda v: v / (one + _fp.exp(-v)), x)
+        return x / (one + np.exp(-x))
+
+
+def _silu_backward_kernel(dy, x):
+    """ATen's ``dy * s * (1 + x * (1 - s))`` with ``s = 1 / (1 + exp(-x))``, its ``1 + x * (...)`` one
+    fused multiply-add (GCC contracts the vector form too): measured against torch, bit for bit."""
+    one = x.dtype.type(1)
+
+    def kernel(exp):
+        def run(dy, x):
+            s = one / (one + exp(-x))
+            return dy * s * _fp.fma(x, one - s, np.full_like(x, one))
+        return run
+
+    with np.errstate(over="ignore"):
+        if x.dtype == np.float32:
+            return _fp.vectorized_loop32(kernel(_fp.vector_exp32), kernel(_fp.exp), dy, x)
+        return kernel(np.exp)(dy, x)
 
 
 def silu(input):
     data = float_data(input)
-    out = _make(data * sigmoid(_make(data))._data)
+    out = _make(_silu_kernel(data))
     if grad_on(input):
         node = SiluBackward0()
         node.save(self=input)

@@ -1,5 +1,5 @@
-"""softmax, log_softmax and sigmoid print PyTorch's last digits: a classifier's ``print(loss.item())``
-and its gradients show every digit.
+"""Kernels ATen writes in ``Vectorized`` arithmetic print PyTorch's last digits: softmax,
+log_softmax, sigmoid and silu. A classifier's ``print(loss.item())`` and its gradients show every digit.
 
 ATen writes the last-dim kernels in ``Vectorized`` arithmetic: their float32 exp is SLEEF's
 ``expf_u10`` (``_fp.vector_exp32``, which is not correctly rounded), and a row is added in vector
@@ -62,6 +62,36 @@ def test_sigmoid_matches_torch_bit_for_bit():
         theirs = real.tensor(x).t() if x.ndim == 2 else real.tensor(x)[::2]
         ours = torch.tensor(x).t() if x.ndim == 2 else torch.tensor(x)[::2]
         assert np.mean(real.sigmoid(theirs).numpy() != torch.sigmoid(ours).numpy()) < 1e-3
+
+
+def test_silu_and_its_gradient_are_atens_kernels():
+    x = torch.tensor((np.arange(40) / -4 + 3).astype(np.float32), requires_grad=True)
+    y = torch.nn.functional.silu(x)
+    y.backward(torch.linspace(-1, 1, 40))
+    assert y[26:].tolist() == [
+        -0.10259281098842621, -0.08616513758897781, -0.07194484025239944, -0.05977041274309158,
+        -0.04944124445319176, -0.04074305668473244, -0.033464252948760986, -0.02740566059947014,
+        -0.02238575741648674, -0.01824292540550232, -0.014835738576948643, -0.01204209215939045,
+        -0.009757684543728828, -0.00789419375360012]
+    assert x.grad[26:].tolist() == [
+        -0.02342444658279419, -0.023541508242487907, -0.022956369444727898, -0.021857891231775284,
+        -0.02041366510093212, -0.018763341009616852, -0.017017586156725883, -0.015260174870491028,
+        -0.013551555573940277, -0.011932904832065105, -0.010430057533085346, -0.009057062678039074,
+        -0.007819194346666336, -0.0067154522985219955]
+
+
+def test_silus_double_backward_records_the_composite_as_torch_does():
+    x = torch.tensor([0.5, -1.0, 3.0], requires_grad=True)
+    (g,) = torch.autograd.grad(torch.nn.functional.silu(x).sum(), x, create_graph=True)
+    assert g.tolist() == [0.7399612069129944, 0.07232948392629623, 1.0881041288375854]
+    mul = g.grad_fn.next_functions[0][0]
+    assert (g.grad_fn.name(), mul.name()) == ("MulBackward0", "MulBackward0")
+    plus_one = g.grad_fn.next_functions[1][0]
+    assert plus_one.name() == "AddBackward1"  # C++'s 1.0 + t, a Scalar
+    times = plus_one.next_functions[0][0]
+    assert times.next_functions[1][0].name() == "SubBackward0"  # C++'s 1.0 - s fills, then subtracts
+    (h,) = torch.autograd.grad(g.sum(), x)
+    assert h.tolist() == [0.441228985786438, 0.30236613750457764, -0.032321393489837646]
 
 
 def _grid(shape, a, d):
