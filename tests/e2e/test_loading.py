@@ -93,3 +93,16 @@ def test_the_status_shows_each_loading_phase_and_run_says_why_it_waits(browser, 
         expect(tab.testid("status")).to_contain_text("就绪")
     finally:
         tab.close()
+
+
+def test_the_runtime_freezes_what_it_loaded(playground):
+    """The modules and objects loaded at start-up are frozen (``gc.freeze``), so a long loop's full
+    garbage collections do not walk them each time; the learner's own objects are collected as ever."""
+    result = playground.run("import gc, weakref\n"
+                            "class Cycle: pass\n"
+                            "a = Cycle(); a.self = a; dead = weakref.ref(a); del a\n"
+                            "gc.collect()\n"
+                            "print(gc.get_freeze_count(), dead() is None)")
+    assert result["ok"], result
+    frozen, collected = result["stdout"].split()
+    assert int(frozen) > 10_000 and collected == "True"
