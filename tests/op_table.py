@@ -501,6 +501,30 @@ OPS += [
            (((2, 3), (1,)), ((), (1,))), domain=(NONZERO, uniform(0.1, 0.5)), gradgrad=True),
 ]
 
+# ---------------------------------------------------------------------------- normalization (nn.functional)
+
+
+def np_batch_norm(x, w=None, b=None, mean=None, var=None, eps=1e-5):
+    """Per channel (dim 1): the batch's mean and biased variance unless running ones are given."""
+    dims = (0,) + tuple(range(2, x.ndim))
+    shape = (1, -1) + (1,) * (x.ndim - 2)
+    mean = x.mean(dims, keepdims=True) if mean is None else mean.reshape(shape)
+    var = x.var(dims, keepdims=True) if var is None else var.reshape(shape)
+    y = (x - mean) / np.sqrt(var + eps)
+    return y * (1 if w is None else w.reshape(shape)) + (0 if b is None else b.reshape(shape))
+
+
+OPS += [
+    OpInfo("batch_norm_train", lambda T, x, w, b: T.nn.functional.batch_norm(x, None, None, w, b, True),
+           np_batch_norm, (((4, 3), (3,), (3,)), ((2, 3, 5), (3,), (3,)), ((2, 3, 2, 3), (3,), (3,))), gradgrad=True),
+    OpInfo("batch_norm_eval", lambda T, x, w, b: T.nn.functional.batch_norm(
+           x, T.tensor([0.1, -0.2, 0.3], dtype=x.dtype), T.tensor([0.5, 1.5, 2.0], dtype=x.dtype), w, b),
+           lambda x, w, b: np_batch_norm(x, w, b, np.array([0.1, -0.2, 0.3]), np.array([0.5, 1.5, 2.0])),
+           (((4, 3), (3,), (3,)), ((2, 3, 2, 3), (3,), (3,))), gradgrad=True),
+    OpInfo("batch_norm_no_affine", lambda T, x: T.nn.functional.batch_norm(x, None, None, training=True),
+           np_batch_norm, (((5, 3),),), gradgrad=True),
+]
+
 BY_NAME = {row.name: row for row in OPS}
 assert len(BY_NAME) == len(OPS), "duplicate op names"
 

@@ -1,0 +1,82 @@
+"""Learner-style batch/layer norm scenarios, written against a torch-like namespace ``T``: ``record.py``
+runs them under real PyTorch, ``tests/test_normalization.py`` under autograd_py, and the two must agree
+bit for bit (float32) or to float64 rounding (double backward)."""
+import numpy as np
+
+
+def arr(shape, seed, lo=-2.0, hi=2.0, dtype=np.float32):
+    return np.random.default_rng(seed).uniform(lo, hi, shape).astype(dtype)
+
+
+def _set(T, param, values):
+    with T.no_grad():
+        param.copy_(T.tensor(values))
+
+
+def batchnorm1d_steps(T):
+    """Three training steps (running stats by momentum), then eval, with gradients."""
+    bn = T.nn.BatchNorm1d(5)
+    _set(T, bn.weight, arr(5, 1))
+    _set(T, bn.bias, arr(5, 2))
+    out = {}
+    for step in range(3):
+        x = T.tensor(arr((8, 5), 10 + step), requires_grad=True)
+        y = bn(x)
+        (y * T.tensor(arr((8, 5), 20 + step))).sum().backward()
+    out.update(y=y, rm=bn.running_mean, rv=bn.running_var, gx=x.grad, gw=bn.weight.grad, gb=bn.bias.grad,
+               nbt=bn.num_batches_tracked)
+    bn.eval()
+    x = T.tensor(arr((8, 5), 30), requires_grad=True)
+    y = bn(x)
+    (y * T.tensor(arr((8, 5), 31))).sum().backward()
+    out.update(eval_y=y, eval_gx=x.grad)
+    return out
+
+
+def batchnorm2d_train_eval(T):
+    """A 4-D input: planes of 15 values (one 8-lane vector and a tail) in train and eval mode."""
+    bn = T.nn.BatchNorm2d(3)
+    _set(T, bn.weight, arr(3, 3))
+    _set(T, bn.bias, arr(3, 4))
+    x = T.tensor(arr((4, 3, 3, 5), 40), requires_grad=True)
+    y = bn(x)
+    (y * T.tensor(arr((4, 3, 3, 5), 41))).sum().backward()
+    out = dict(y=y, rm=bn.running_mean, rv=bn.running_var, gx=x.grad, gw=bn.weight.grad, gb=bn.bias.grad)
+    bn.eval()
+    bn.weight.grad = bn.bias.grad = None
+    x = T.tensor(arr((2, 3, 3, 5), 42), requires_grad=True)
+    y = bn(x)
+    (y * T.tensor(arr((2, 3, 3, 5), 43))).sum().backward()
+    out.update(eval_y=y, eval_gx=x.grad, eval_gw=bn.weight.grad, eval_gb=bn.bias.grad)
+    return out
+
+
+def cumulative_average(T):
+    """momentum=None: the running stats are the plain average over the batches seen (3-D input)."""
+    bn = T.nn.BatchNorm1d(4, momentum=None, affine=False)
+    for step in range(3):
+        bn(T.tensor(arr((3, 4, 7), 50 + step)))
+    return dict(rm=bn.running_mean, rv=bn.running_var)
+
+
+def wide_batch(T):
+    """40 rows and 20 channels: rows split between threads, channels past the 8-lane vectors."""
+    x = T.tensor(arr((40, 20), 70, -3, 5), requires_grad=True)
+    rm, rv = T.zeros(20), T.ones(20)
+    y = T.nn.functional.batch_norm(x, rm, rv, training=True, momentum=0.3)
+    (y * T.tensor(arr((40, 20), 71))).sum().backward()
+    return dict(y=y, rm=rm, rv=rv, gx=x.grad)
+
+
+def double_backward(T):
+    """Gradients of gradients (float64): create_graph=True through the batch statistics."""
+    x = T.tensor(arr((6, 3), 60, dtype=np.float64), requires_grad=True)
+    w = T.tensor(arr(3, 61, dtype=np.float64), requires_grad=True)
+    y = T.nn.functional.batch_norm(x, None, None, w, None, True)
+    gx, gw = T.autograd.grad((y ** 3).sum(), (x, w), create_graph=True)
+    hx, hw = T.autograd.grad((gx ** 2).sum() + gw.sum(), (x, w))
+    return dict(hx=hx, hw=hw)
+
+
+EXACT = [batchnorm1d_steps, batchnorm2d_train_eval, cumulative_average, wide_batch]
+CLOSE = [double_backward]
