@@ -165,3 +165,17 @@ def test_sums_over_leading_dims_match_torch(cols):
             assert getattr(real.tensor(a), fn)(0).numpy().tobytes() == getattr(torch.tensor(a), fn)(0).numpy().tobytes()
     b = rng.standard_normal((3, 50, cols)).astype(np.float32)
     assert real.tensor(b).sum((0, 1)).numpy().tobytes() == torch.tensor(b).sum((0, 1)).numpy().tobytes()
+
+
+def test_cumsum_and_cumprod_accumulate_float32_in_double():
+    # ATen's cumulative kernels keep a double accumulator for float (acc_type<float> on the CPU)
+    x = torch.tensor((np.arange(12) / 7 - 0.3).astype(np.float32), requires_grad=True)
+    assert torch.cumsum(x, 0).tolist() == [
+        -0.30000001192092896, -0.4571428894996643, -0.47142860293388367, -0.34285715222358704,
+        -0.0714285671710968, 0.34285715222358704, 0.8999999761581421, 1.600000023841858,
+        2.442857027053833, 3.4285714626312256, 4.557142734527588, 5.828571319580078]  # NumPy: 4 differ
+    y = torch.tensor((np.arange(12) / 17 + 0.9).astype(np.float32))
+    assert torch.cumprod(y, 0).tolist()[-4:] == [2.88688588142395, 4.126548767089844, 6.141274929046631,
+                                                 9.500913619995117]  # NumPy's float32 product: all 4 differ
+    torch.cumsum(x, 0).backward(torch.ones(12))  # the backward is a cumsum of the flipped gradient
+    assert x.grad.tolist() == [float(12 - i) for i in range(12)]

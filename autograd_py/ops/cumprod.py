@@ -23,6 +23,14 @@ class CumprodBackward0(Node):
         return cumprod_backward(grad, x, self.axis, out)
 
 
+def scan(np_scan, data, axis):
+    """``np_scan`` (``np.cumsum``/``np.cumprod``) along ``axis`` as ATen's cumulative kernels run it:
+    float32 accumulated in double (CPU's ``acc_type<float>``), each partial result rounded to float32."""
+    if data.dtype == np.float32:
+        return np_scan(data.astype(np.float64), axis=axis).astype(np.float32)
+    return np_scan(data, axis=axis)
+
+
 def scan_input(input, dim, dtype):
     """The wrapped ``dim`` and the data a cumulative op (cumsum, cumprod) runs over: cast to
     ``dtype`` if given, integers and bools as int64 as PyTorch's accumulate."""
@@ -39,7 +47,7 @@ def scan_input(input, dim, dtype):
 def cumprod(input, dim, dtype=None):
     """The cumulative product of ``input`` along ``dim`` (integers and bools as int64)."""
     d, data = scan_input(input, dim, dtype)
-    out = _make(np.cumprod(data, axis=d).reshape(data.shape))  # NumPy makes a 0-dim input 1-dim
+    out = _make(scan(np.cumprod, data, d).reshape(data.shape))  # NumPy makes a 0-dim input 1-dim
     if grad_on(input):
         node = CumprodBackward0()
         node.dim, node.axis = dim, d - max(input._data.ndim, 1)

@@ -281,9 +281,9 @@ class CumsumBackward0(Node):
 @numpy_names
 def cumsum(input, dim, dtype=None):
     """The cumulative sum of ``input`` along ``dim`` (integers and bools as int64)."""
-    from .cumprod import scan_input
+    from .cumprod import scan, scan_input
     d, data = scan_input(input, dim, dtype)
-    out = _make(np.asarray(np.cumsum(data, axis=d).reshape(data.shape), order="C"))  # NumPy makes 0-dim 1-dim
+    out = _make(np.asarray(scan(np.cumsum, data, d).reshape(data.shape), order="C"))  # NumPy makes 0-dim 1-dim
     if grad_on(input):
         node = CumsumBackward0()
         node.dim, node.axis = dim, d - input._data.ndim
