@@ -4,6 +4,7 @@ import numpy as np
 from .. import grad_mode
 from .._tensor import Tensor, _make
 from .api import grad as autograd_grad
+from .batched import batched_vjp
 
 
 def _as_tuple(x):
@@ -140,12 +141,10 @@ def jacobian(func, inputs, create_graph=False, strict=False, vectorize=False, st
 
 def _jacobian_rows(out, inputs, create_graph, vectorize):
     """For each input, a (out.numel(), input.numel()) matrix."""
-    from ..ops.joining import stack
     n = out._data.size
     if not out._requires_grad:
         return [_make(np.zeros((n, x._data.size), dtype=x._data.dtype)) for x in inputs]
     if vectorize:
-        from .batched import batched_vjp
         eye = np.eye(n, dtype=out._data.dtype)
         grads = batched_vjp(out, inputs, _make(eye if out._data.ndim == 1 else eye.reshape((n,) + out._data.shape)),
                             create_graph)
@@ -153,6 +152,7 @@ def _jacobian_rows(out, inputs, create_graph, vectorize):
         # shape and strides, which the caller's detach() makes indistinguishable from them
         return [g.reshape(n, -1) if create_graph or g._data.ndim != 2 else g for g in
                 (g if g is not None else _make(np.zeros((n,) + x._data.shape, x._data.dtype)) for g, x in zip(grads, inputs))]
+    from ..ops.joining import stack
     per_input = [[] for _ in inputs]
     for j in range(n):
         onehot = np.zeros(n, dtype=out._data.dtype)
