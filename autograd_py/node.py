@@ -92,9 +92,6 @@ class Node:
     # Its backward is written in operators and ops that also take NumPy data, so with no graph to
     # record the engine runs it on arrays (``numpy_backward``); one-output nodes only.
     numpy_formula = False
-    # ``f(grad, saved)``: backward's formula for a node with one saved tensor, which numpy_backward
-    # calls on arrays without backward's and ``saved``'s calls (tests hold the two to agree).
-    array_formula = None
 
     def __init__(self):
         self._seq = next(_sequence)

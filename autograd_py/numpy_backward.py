@@ -15,9 +15,7 @@ tensor (``ops/zerotensor``) as the gradient or a saved input: its own kernels gi
 arrays of zeros would give NaN against inf. Only the node that meets one steps aside, so a
 forward-mode lesson earlier in the same process costs later backward passes nothing.
 Nodes that hand the gradient on as it is (AddBackward0, CloneBackward0) gain nothing here and
-stay on Tensors. A node with one saved tensor may also give its formula as ``array_formula(grad,
-saved)``, called here without the calls of ``backward`` and ``Node.saved`` (an eighth of such a
-node's time on small arrays); its ``backward`` stays the formula the playground shows.
+stay on Tensors.
 """
 from . import node as _node
 from .grad_mode import InferenceCounter
@@ -54,7 +52,6 @@ def run(node, grads):
     if nd > 1 and not d.flags.c_contiguous:
         return None
     saved = node._vars
-    arg = d if nd else d[()]
     if saved:
         if node._freed:
             return None  # _apply raises the freed-graph error as the formula on Tensors would (Node.saved relies on this)
@@ -67,31 +64,7 @@ def run(node, grads):
                     continue  # a number: nothing to check
                 _check_saved(node)
                 break
-        formula = node.array_formula
-        if formula is not None and value.__class__ is SavedTensor and value.hooks is None and len(saved) == 1:
-            # backward's formula as a function of the gradient and the one saved tensor, without
-            # the calls of backward and Node.saved, whose checks on NumPy data these are
-            t = value.tensor
-            if t is None:
-                a = value.array
-            elif zeros_made[0] and "_zerotensor" in t.__dict__:
-                return None
-            else:
-                a = t._data
-            if a.dtype is not dtype and a.dtype != dtype:
-                return None
-            nd = a.ndim
-            if not nd:
-                a = a[()]
-            elif nd > 1 and not a.flags.c_contiguous:
-                return None
-            out = formula(arg, a)
-            if out is arg:
-                return [g]
-            t = _new(Tensor)  # _make's body, as below
-            t._data = out if out.__class__ is _ndarray else _asarray(out)
-            t._version_counter = [0] if not _inference[0] else InferenceCounter((0,))
-            return [t]
+    arg = d if nd else d[()]
     # no formula starts another (hooks run outside them), so there is no outer call to restore
     raw_call[0], raw_call[1] = node, dtype
     try:

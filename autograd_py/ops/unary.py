@@ -136,7 +136,6 @@ class ExpBackward0(Node):
     numpy_formula = True
     element_wise = True
     saves = ("result",)
-    array_formula = staticmethod(lambda grad, result: grad * result)  # backward's, on arrays
 
     def backward(self, grad):
         return grad * self.saved("result")
@@ -146,7 +145,6 @@ class LogBackward0(Node):
     numpy_formula = True
     element_wise = True
     saves = ("self",)
-    array_formula = staticmethod(lambda grad, x: grad / x)
 
     def backward(self, grad):
         return grad / self.saved("self")
@@ -174,7 +172,6 @@ class SinBackward0(Node):
     numpy_formula = True
     element_wise = True
     saves = ("self",)
-    array_formula = staticmethod(lambda grad, x: grad * cos(x))
 
     def backward(self, grad):
         return grad * cos(self.saved("self"))
@@ -184,7 +181,6 @@ class CosBackward0(Node):
     numpy_formula = True
     element_wise = True
     saves = ("self",)
-    array_formula = staticmethod(lambda grad, x: grad * -sin(x))
 
     def backward(self, grad):
         return grad * -sin(self.saved("self"))
@@ -204,7 +200,6 @@ class TanhBackward0(Node):
     numpy_formula = True
     element_wise = True
     saves = ("result",)
-    array_formula = staticmethod(tanh_backward)
 
     def backward(self, grad):
         return tanh_backward(grad, self.saved("result"))
@@ -214,7 +209,6 @@ class SigmoidBackward0(Node):
     numpy_formula = True
     element_wise = True
     saves = ("result",)
-    array_formula = staticmethod(sigmoid_backward)
 
     def backward(self, grad):
         return sigmoid_backward(grad, self.saved("result"))
@@ -224,7 +218,6 @@ class ReluBackward0(Node):
     numpy_formula = True
     element_wise = True
     saves = ("result",)
-    array_formula = staticmethod(threshold_backward)
 
     def backward(self, grad):
         return threshold_backward(grad, self.saved("result"))
