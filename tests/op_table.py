@@ -514,6 +514,12 @@ def np_batch_norm(x, w=None, b=None, mean=None, var=None, eps=1e-5):
     return y * (1 if w is None else w.reshape(shape)) + (0 if b is None else b.reshape(shape))
 
 
+def np_layer_norm(x, k, eps=1e-5):
+    """Over the last ``k`` dims: the mean and biased variance of each sample."""
+    dims = tuple(range(x.ndim - k, x.ndim))
+    return (x - x.mean(dims, keepdims=True)) / np.sqrt(x.var(dims, keepdims=True) + eps)
+
+
 OPS += [
     OpInfo("batch_norm_train", lambda T, x, w, b: T.nn.functional.batch_norm(x, None, None, w, b, True),
            np_batch_norm, (((4, 3), (3,), (3,)), ((2, 3, 5), (3,), (3,)), ((2, 3, 2, 3), (3,), (3,))), gradgrad=True),
@@ -523,6 +529,10 @@ OPS += [
            (((4, 3), (3,), (3,)), ((2, 3, 2, 3), (3,), (3,))), gradgrad=True),
     OpInfo("batch_norm_no_affine", lambda T, x: T.nn.functional.batch_norm(x, None, None, training=True),
            np_batch_norm, (((5, 3),),), gradgrad=True),
+    OpInfo("layer_norm", lambda T, x, w, b: T.nn.functional.layer_norm(x, (4,), w, b),
+           lambda x, w, b: np_layer_norm(x, 1) * w + b, (((3, 4), (4,), (4,)), ((2, 2, 4), (4,), (4,))), gradgrad=True),
+    OpInfo("layer_norm_2d", lambda T, x: T.nn.functional.layer_norm(x, (2, 3)), lambda x: np_layer_norm(x, 2),
+           (((2, 2, 3),),), gradgrad=True),
 ]
 
 BY_NAME = {row.name: row for row in OPS}

@@ -1,4 +1,4 @@
-"""Batch normalization against PyTorch: the scenarios of ``tests/normalization/cases.py`` agree with
+"""Batch and layer normalization against PyTorch: the scenarios of ``tests/normalization/cases.py`` agree with
 ``values.json`` (recorded from torch 2.13.0 by ``tests/normalization/record.py``) bit for bit, plus
 gradient checks, modules' reprs, buffers and error messages."""
 import json
@@ -113,3 +113,40 @@ def test_error_messages():
         F.batch_norm(T.ones(2, 3), None, None, training=True, eps=0.0)
     bn.eval()
     assert bn(T.ones(1, 3)).shape == (1, 3)  # eval mode takes a single row
+
+
+@pytest.mark.parametrize("shape, normalized", [((3, 4), (4,)), ((2, 3, 5), (3, 5)), ((2, 2, 3), (3,))])
+def test_layer_norm_gradcheck_and_gradgradcheck(shape, normalized):
+    x, w, b = _double(*shape), _double(*normalized, seed=1), _double(*normalized, seed=2)
+
+    def fn(x, w, b):
+        return F.layer_norm(x, normalized, w, b)
+    assert gradcheck(fn, (x, w, b))
+    assert gradgradcheck(fn, (x, w, b))
+    assert gradcheck(lambda x: F.layer_norm(x, normalized), (x,), check_forward_ad=True)
+
+
+def test_layer_norm_module_and_node():
+    assert repr(T.nn.LayerNorm(5)) == "LayerNorm((5,), eps=1e-05, elementwise_affine=True, bias=True)"
+    assert repr(T.nn.LayerNorm([3, 4], elementwise_affine=False)) == \
+        "LayerNorm((3, 4), eps=1e-05, elementwise_affine=False, bias=False)"
+    assert repr(T.nn.LayerNorm(4, eps=1e-6, bias=False)) == \
+        "LayerNorm((4,), eps=1e-06, elementwise_affine=True, bias=False)"
+    ln = T.nn.LayerNorm((2, 3))
+    assert list(ln.state_dict()) == ["weight", "bias"] and ln.weight.shape == (2, 3)
+    fn = ln(T.ones(4, 2, 3, requires_grad=True) * T.arange(6.).reshape(2, 3)).grad_fn
+    assert type(fn).__name__ == "NativeLayerNormBackward0"
+    assert [type(f).__name__ for f, _ in fn.next_functions] == ["MulBackward0", "AccumulateGrad", "AccumulateGrad"]
+    assert fn._saved_normalized_shape == (2, 3) and fn._saved_result1.shape == (4, 1, 1)
+    np.testing.assert_allclose(fn._saved_result1._data.ravel(), [2.5] * 4)
+
+
+def test_layer_norm_error_messages():
+    with pytest.raises(RuntimeError, match=r"^Given normalized_shape=\[3\], expected input with shape \[\*, 3\], "
+                                           r"but got input of size\[4, 2\]$"):
+        F.layer_norm(T.ones(4, 2), (3,))
+    with pytest.raises(RuntimeError, match=r"^Expected weight to be of same shape as normalized_shape, but got "
+                                           r"weight of shape \[3\] and normalized_shape = \[2\]$"):
+        F.layer_norm(T.ones(4, 2), (2,), weight=T.ones(3))
+    with pytest.raises(RuntimeError, match=r"^Expected normalized_shape to be at least 1-dimensional"):
+        F.layer_norm(T.ones(4, 2), ())

@@ -78,5 +78,39 @@ def double_backward(T):
     return dict(hx=hx, hw=hw)
 
 
-EXACT = [batchnorm1d_steps, batchnorm2d_train_eval, cumulative_average, wide_batch]
-CLOSE = [double_backward]
+def layernorm_tokens(T):
+    """LayerNorm(20) over token embeddings (2, 5, 20): two 8-lane vectors and a tail per row."""
+    ln = T.nn.LayerNorm(20)
+    _set(T, ln.weight, arr(20, 80))
+    _set(T, ln.bias, arr(20, 81))
+    x = T.tensor(arr((2, 5, 20), 82, -1, 4), requires_grad=True)
+    y = ln(x)
+    (y * T.tensor(arr((2, 5, 20), 83))).sum().backward()
+    return dict(y=y, gx=x.grad, gw=ln.weight.grad, gb=ln.bias.grad)
+
+
+def layernorm_shapes(T):
+    """Two trailing dims without affine parameters, a bias alone, a weight alone."""
+    x = T.tensor(arr((3, 4, 5), 90), requires_grad=True)
+    y = T.nn.LayerNorm([4, 5], elementwise_affine=False)(x)
+    (y * T.tensor(arr((3, 4, 5), 91))).sum().backward()
+    b = T.tensor(arr(5, 92), requires_grad=True)
+    w = T.tensor(arr(5, 93), requires_grad=True)
+    yb = T.nn.functional.layer_norm(x.detach(), (5,), bias=b)
+    yw = T.nn.functional.layer_norm(x.detach(), (5,), weight=w)
+    (yb * yw).sum().backward()
+    return dict(y=y, gx=x.grad, yb=yb, yw=yw, gb=b.grad, gw=w.grad)
+
+
+def layernorm_double_backward(T):
+    x = T.tensor(arr((4, 6), 94, dtype=np.float64), requires_grad=True)
+    w = T.tensor(arr(6, 95, dtype=np.float64), requires_grad=True)
+    y = T.nn.functional.layer_norm(x, (6,), w)
+    gx, gw = T.autograd.grad((y ** 3).sum(), (x, w), create_graph=True)
+    hx, hw = T.autograd.grad((gx ** 2).sum() + gw.sum(), (x, w))
+    return dict(hx=hx, hw=hw)
+
+
+EXACT = [batchnorm1d_steps, batchnorm2d_train_eval, cumulative_average, wide_batch, layernorm_tokens,
+         layernorm_shapes]
+CLOSE = [double_backward, layernorm_double_backward]

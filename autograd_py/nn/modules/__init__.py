@@ -6,6 +6,7 @@ from .conv import Conv1d, Conv2d
 from .container import ModuleDict, ModuleList, Sequential
 from .dropout import Dropout
 from .batchnorm import BatchNorm1d, BatchNorm2d, BatchNorm3d
+from .normalization import LayerNorm
 from .linear import Flatten, Identity, Linear
 from .loss import BCELoss, BCEWithLogitsLoss, CrossEntropyLoss, L1Loss, MSELoss, NLLLoss, SmoothL1Loss
 from .module import Module
@@ -20,5 +21,5 @@ __all__ = ["Module", "Sequential", "ModuleList", "ModuleDict", "Linear", "Identi
 _ACTIVATIONS_MORE = ["ReLU6", "Hardtanh", "LogSigmoid", "SELU", "CELU", "Mish", "Softsign", "Hardswish", "Hardsigmoid",
                      "Softmin", "Tanhshrink", "Softshrink", "Hardshrink", "Threshold", "GLU", "PReLU"]
 __all__ += _ACTIVATIONS_MORE
-_NORMALIZATION = ["BatchNorm1d", "BatchNorm2d", "BatchNorm3d"]
+_NORMALIZATION = ["BatchNorm1d", "BatchNorm2d", "BatchNorm3d", "LayerNorm"]
 __all__ += _NORMALIZATION

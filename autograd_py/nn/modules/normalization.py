@@ -1,0 +1,63 @@
+"""``LayerNorm``: ``F.layer_norm`` over the trailing ``normalized_shape`` dims, with an elementwise
+learnable scale and shift."""
+import numbers
+
+from ... import creation
+from .. import functional as F
+from .. import init
+from ..parameter import Parameter
+from .module import Module
+
+
+class LayerNorm(Module):
+    """Layer normalization: each sample normalized over its last ``len(normalized_shape)`` dims.
+
+    ``y = (x - mean) / sqrt(var + eps) * weight + bias`` with the sample's mean and biased variance;
+    unlike batch normalization there are no running statistics, and train and eval mode agree.
+
+    Args:
+        normalized_shape (int or list or torch.Size): the trailing dims to normalize over.
+        eps (float, optional): added to the variance. Defaults to 1e-5.
+        elementwise_affine (bool, optional): learn ``weight`` (ones) and ``bias`` (zeros) of shape
+            ``normalized_shape``. Defaults to ``True``.
+        bias (bool, optional): learn the bias too (with ``elementwise_affine``). Defaults to ``True``.
+
+    Example::
+
+        >>> ln = nn.LayerNorm(3)
+        >>> ln
+        LayerNorm((3,), eps=1e-05, elementwise_affine=True, bias=True)
+        >>> ln(torch.tensor([[1., 2., 3.]]))
+        tensor([[-1.2247,  0.0000,  1.2247]], grad_fn=<NativeLayerNormBackward0>)
+    """
+
+    def __init__(self, normalized_shape, eps=1e-5, elementwise_affine=True, bias=True, device=None, dtype=None):
+        super().__init__()
+        if isinstance(normalized_shape, numbers.Integral):
+            normalized_shape = (normalized_shape,)
+        self.normalized_shape = tuple(normalized_shape)
+        self.eps = eps
+        self.elementwise_affine = elementwise_affine
+        if elementwise_affine:
+            self.weight = Parameter(creation.empty(self.normalized_shape, dtype=dtype))
+            if bias:
+                self.bias = Parameter(creation.empty(self.normalized_shape, dtype=dtype))
+            else:
+                self.register_parameter("bias", None)
+        else:
+            self.register_parameter("weight", None)
+            self.register_parameter("bias", None)
+        self.reset_parameters()
+
+    def reset_parameters(self):
+        if self.elementwise_affine:
+            init.ones_(self.weight)
+            if self.bias is not None:
+                init.zeros_(self.bias)
+
+    def forward(self, input):
+        return F.layer_norm(input, self.normalized_shape, self.weight, self.bias, self.eps)
+
+    def extra_repr(self):
+        return (f"{self.normalized_shape}, eps={self.eps}, elementwise_affine={self.elementwise_affine}, "
+                f"bias={self.bias is not None}")
