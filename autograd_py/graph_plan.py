@@ -119,6 +119,11 @@ class Plan:
 
 
 _plan = [None]
+# The (id, sequence number) of the first node of the last pass that retained its graph and made no
+# plan: a second pass from that node makes one. Numbers only, so nothing is kept alive, and a pass
+# that is never repeated (W5's create_graph pass) pays no plan nor weakref; sequence numbers are
+# never reused, so a node that takes a dead one's address is not taken for it.
+_seen = [None]
 
 
 def _forget(ref):
@@ -140,11 +145,11 @@ def analyse(root, targets, keep_graph):
     """
     edges = root._next_functions
     first = edges[0][0] if len(edges) == 1 else None
-    plan = _plan[0]
     if first is None or not keep_graph:
         return _analysed(root, targets)
+    plan = _plan[0]
     if plan is not None and plan.first() is first and plan.targets == targets:
-        if plan.deps is not None and plan.still_valid(first):
+        if plan.still_valid(first):
             deps = plan.deps.copy()
             deps[first] = 1
             needed = None
@@ -153,17 +158,22 @@ def analyse(root, targets, keep_graph):
                 if plan.first_needed:
                     needed.add(first)
             return deps, needed
-        if targets is None:
-            deps, order = collect(root, True)
-            needed = None
-        else:
-            deps, order, needed = collect_for(root, {node for node, _ in targets})
-        plan.keep(first, deps, order, needed)
-        return deps, needed
-    deps, needed = _analysed(root, targets)
+    else:
+        key = (id(first), first._seq)
+        if _seen[0] != key:
+            _seen[0] = key
+            return _analysed(root, targets)
+        plan = None
+    if targets is None:
+        deps, order = collect(root, True)
+        needed = None
+    else:
+        deps, order, needed = collect_for(root, {node for node, _ in targets})
     # only targets the walk reaches: then the first node holds all that a plan holds
-    if targets is None or (targets[0][0] in deps if len(targets) == 1 else all(node in deps for node, _ in targets)):
-        _plan[0] = Plan(first, targets)
+    if plan is None and (targets is None or all(node in deps for node, _ in targets)):
+        plan = _plan[0] = Plan(first, targets)
+    if plan is not None:
+        plan.keep(first, deps, order, needed)
     return deps, needed
 
 

@@ -112,3 +112,27 @@ def test_the_plan_holds_the_graph_no_longer_than_its_first_node():
     del y
     gc.collect()
     assert graph_plan._plan[0] is None
+
+
+def test_a_pass_never_repeated_makes_no_plan_and_holds_nothing(monkeypatch):
+    import weakref
+    walks = _counting(monkeypatch)
+    x = T.tensor([0.3, -0.2, 0.9], dtype=T.float64, requires_grad=True)
+    graph_plan._plan[0] = None
+    firsts = []
+    for i in range(5):  # W5: a create_graph pass from a fresh graph each time, then a plain one
+        y = (x ** 3 * T.sin(x)).sum()
+        firsts.append(weakref.ref(y.grad_fn))
+        (g,) = T.autograd.grad(y, x, create_graph=True)
+        (h,) = T.autograd.grad(g.sum(), x)
+        assert graph_plan._plan[0] is None
+        del y, g
+        gc.collect()
+        assert firsts[-1]() is None  # what the last pass noted keeps no node alive
+        xd = x.detach().numpy()
+        np.testing.assert_allclose(h.numpy(), 6 * xd * np.sin(xd) + 6 * xd ** 2 * np.cos(xd) - xd ** 3 * np.sin(xd))
+    assert len(walks) == 10
+    y = (x * x).sum()
+    for _ in range(3):
+        T.autograd.grad(y, x, retain_graph=True)
+    assert len(walks) == 12 and graph_plan._plan[0].first() is y.grad_fn
