@@ -239,3 +239,16 @@ def _nn_functional():
 
 Tensor.hardshrink = lambda self, lambd=0.5: _nn_functional().hardshrink(self, lambd)
 Tensor.prelu = lambda self, weight: _nn_functional().prelu(self, weight)
+
+
+# ---------------------------------------------------------------------------- more elementwise math (ops.math_fns)
+def _math_methods():
+    from .ops import math_fns as MF
+    names = ("erf", "erfc", "expm1", "log2", "log10", "sinh", "cosh", "asin", "acos", "atan", "asinh", "acosh",
+             "atanh", "arcsin", "arccos", "arctan", "arcsinh", "arccosh", "arctanh", "rsqrt", "logit", "xlogy")
+    for name in names:
+        setattr(Tensor, name, getattr(MF, name))
+        setattr(Tensor, name + "_", _inplace_method(getattr(MF, name)))
+
+
+_math_methods()

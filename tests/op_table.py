@@ -535,6 +535,37 @@ OPS += [
            (((2, 2, 3),),), gradgrad=True),
 ]
 
+# ---------------------------------------------------------------------------- more elementwise math (ops.math_fns)
+_np_erf = np.vectorize(math.erf, otypes=[np.float64])
+_np_erfc = np.vectorize(math.erfc, otypes=[np.float64])
+UNIT = uniform(-0.9, 0.9)
+
+OPS += [
+    OpInfo("erf", lambda T, x: T.erf(x), _np_erf, UNARY_SHAPES, gradgrad=True),
+    OpInfo("erfc", lambda T, x: x.erfc(), _np_erfc, UNARY_SHAPES, gradgrad=True),
+    OpInfo("expm1", lambda T, x: T.expm1(x), np.expm1, UNARY_SHAPES, gradgrad=True),
+    OpInfo("log2", lambda T, x: T.log2(x), np.log2, UNARY_SHAPES, domain=POSITIVE, gradgrad=True),
+    OpInfo("log10", lambda T, x: x.log10(), np.log10, UNARY_SHAPES, domain=POSITIVE, gradgrad=True),
+    OpInfo("sinh", lambda T, x: T.sinh(x), np.sinh, UNARY_SHAPES, gradgrad=True),
+    OpInfo("cosh", lambda T, x: x.cosh(), np.cosh, UNARY_SHAPES, gradgrad=True),
+    OpInfo("asin", lambda T, x: T.asin(x), np.arcsin, UNARY_SHAPES, domain=UNIT, gradgrad=True),
+    OpInfo("acos", lambda T, x: x.acos(), np.arccos, UNARY_SHAPES, domain=UNIT, gradgrad=True),
+    OpInfo("atan", lambda T, x: T.arctan(x), np.arctan, UNARY_SHAPES, gradgrad=True),
+    OpInfo("asinh", lambda T, x: x.arcsinh(), np.arcsinh, UNARY_SHAPES, gradgrad=True),
+    OpInfo("acosh", lambda T, x: T.acosh(x), np.arccosh, UNARY_SHAPES, domain=uniform(1.2, 3.0), gradgrad=True),
+    OpInfo("atanh", lambda T, x: T.atanh(x), np.arctanh, UNARY_SHAPES, domain=UNIT, gradgrad=True),
+    OpInfo("rsqrt", lambda T, x: T.rsqrt(x), lambda x: 1 / np.sqrt(x), UNARY_SHAPES, domain=POSITIVE, gradgrad=True),
+    OpInfo("logit", lambda T, x: T.logit(x), lambda x: np.log(x / (1 - x)), UNARY_SHAPES, domain=uniform(0.1, 0.9),
+           gradgrad=True),
+    OpInfo("logit_eps", lambda T, x: x.logit(0.2), lambda x: np.log(np.clip(x, 0.2, 0.8) / (1 - np.clip(x, 0.2, 0.8))),
+           UNARY_SHAPES, domain=away_from(0.2, 0.8, lo=0.05, hi=0.95, margin=0.05), gradgrad=True),
+    OpInfo("xlogy", lambda T, a, b: T.xlogy(a, b), lambda a, b: a * np.log(b), BINARY_SHAPES,
+           domain=(uniform(), POSITIVE), gradgrad=True),
+    OpInfo("xlogy_scalar_other", lambda T, x: T.xlogy(x, 2.5), lambda x: x * np.log(2.5), UNARY_SHAPES, gradgrad=True),
+    OpInfo("xlogy_scalar_self", lambda T, x: T.xlogy(3, x), lambda x: 3 * np.log(x), UNARY_SHAPES, domain=POSITIVE,
+           gradgrad=True),
+]
+
 BY_NAME = {row.name: row for row in OPS}
 assert len(BY_NAME) == len(OPS), "duplicate op names"
 
