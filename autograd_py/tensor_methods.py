@@ -20,6 +20,7 @@ from .ops import shape as S
 from .ops import softmax as SM
 from .ops import sorting as SO
 from .ops import ternary as T3
+from .ops import triangles as TRI
 from .ops import unary as U
 from .random import factories as RF
 from .random import samplers as RS
@@ -103,6 +104,10 @@ Tensor.log_normal_ = RS.log_normal_
 Tensor.geometric_ = RS.geometric_
 Tensor.bernoulli = RF.bernoulli
 Tensor.multinomial = RF.multinomial
+
+
+# ---------------------------------------------------------------------------- triangles (ops.triangles)
+Tensor.tril, Tensor.triu, Tensor.tril_, Tensor.triu_ = TRI.tril, TRI.triu, TRI.tril_, TRI.triu_
 
 
 # ---------------------------------------------------------------------------- operators

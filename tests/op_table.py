@@ -533,6 +533,13 @@ OPS += [
            lambda x, w, b: np_layer_norm(x, 1) * w + b, (((3, 4), (4,), (4,)), ((2, 2, 4), (4,), (4,))), gradgrad=True),
     OpInfo("layer_norm_2d", lambda T, x: T.nn.functional.layer_norm(x, (2, 3)), lambda x: np_layer_norm(x, 2),
            (((2, 2, 3),),), gradgrad=True),
+    OpInfo("tril", lambda T, x: T.tril(x), np.tril, (((3, 4),), ((2, 3, 3),)), gradgrad=True),
+    OpInfo("triu_diagonal", lambda T, x: x.triu(diagonal=1), lambda x: np.triu(x, 1), (((4, 3),),), gradgrad=True),
+    OpInfo("tril_negative", lambda T, x: x.tril(-1), lambda x: np.tril(x, -1), (((3, 3),),), gradgrad=True),
+    OpInfo("meshgrid_ij", lambda T, a, b: T.meshgrid(a, b, indexing="ij"),
+           lambda a, b: np.meshgrid(a, b, indexing="ij"), (((3,), (2,)),), gradgrad=True),
+    OpInfo("meshgrid_xy", lambda T, a, b, c: T.meshgrid(a, b, c, indexing="xy"),
+           lambda a, b, c: np.meshgrid(a, b, c, indexing="xy"), (((3,), (2,), ()),), gradgrad=True),
 ]
 
 # ---------------------------------------------------------------------------- more elementwise math (ops.math_fns)
