@@ -77,6 +77,7 @@ _LAZY_FUNCTIONS = {"save": "serialization", "load": "serialization", "conv1d": "
                    "conv2d": "nn.functional", "max_pool2d": "nn.functional", "vmap": "batching",
                    "einsum": "ops.einsum"}
 
+_LAZY_SUBMODULES += ("special",)  # torch.special.expit, erf, logit, xlogy, ...
 # torch.selu, torch.prelu, ...: the activations torch also exports at the top level (nn loads on use)
 _LAZY_FUNCTIONS.update(dict.fromkeys(("selu", "selu_", "celu", "celu_", "hardshrink", "threshold", "threshold_",
                                       "prelu"), "nn.functional"))

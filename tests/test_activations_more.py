@@ -166,3 +166,16 @@ def test_integer_inputs():
     assert str(F.relu6(i)) == "tensor([0, 1, 6])"
     assert str(F.threshold(i, 1, 5)) == "tensor([5, 5, 9])"
     assert str(F.softsign(i)) == "tensor([-0.7500,  0.5000,  0.9000])"
+
+
+def test_elu_and_leaky_relu_in_place_save_their_result():
+    x = _x()
+    y = x * 1
+    F.elu(y, 0.5, inplace=True)
+    assert (y.grad_fn.name(), y.grad_fn._saved_alpha, y.grad_fn._saved_scale) == ("EluBackward1", 0.5, 1)
+    assert y.grad_fn._saved_result is y or np.array_equal(y.grad_fn._saved_result.detach().numpy(), y.detach().numpy())
+    (g,) = torch.autograd.grad(y.sum(), x)
+    assert g.tolist() == [0.009157806634902954, 0.11156508326530457, 0.3894003927707672, 0.5, 1.0, 1.0, 1.0, 1.0]
+    y = x * 1
+    F.leaky_relu(y, 0.2, inplace=True)
+    assert (y.grad_fn.name(), y.grad_fn._saved_negative_slope) == ("LeakyReluBackward1", 0.2)

@@ -110,3 +110,16 @@ def test_integer_inputs_give_the_default_float():
     assert str(torch.rsqrt(torch.tensor([4, 0]))) == "tensor([0.5000,    inf])"
     assert str(torch.log2(torch.tensor([8]))) == "tensor([3.])"
     assert str(torch.erf(torch.tensor([1]))) == "tensor([0.8427])"
+
+
+def test_special_names_the_same_ops():
+    import autograd_py.special as S
+    x = torch.tensor([-1.0, 0.5], requires_grad=True)
+    assert [f(x).grad_fn.name() for f in (S.expit, S.erf, S.erfc, S.expm1)] == [
+        "SigmoidBackward0", "ErfBackward0", "ErfcBackward0", "Expm1Backward0"]
+    assert str(S.expit(x)) == "tensor([0.2689, 0.6225], grad_fn=<SigmoidBackward0>)"
+    assert S.softmax(x, dim=0, dtype=torch.float64).dtype == torch.float64
+    assert S.xlogy(x.abs(), torch.tensor([2.0, 3.0])).grad_fn.name() == "XlogyBackward0"
+    with pytest.raises(TypeError, match=r"^special_expit\(\): argument 'input' \(position 1\) must be Tensor, not list$"):
+        S.expit([1.0])
+    assert torch.special is S

@@ -32,6 +32,8 @@ class LeakyReluBackward0(Node):
 class LeakyReluBackward1(Node):
     """The in-place form saves its result; the sign of the result is the sign of the input."""
     element_wise, args = True, ("self",)
+    saves = ("result",)
+    keeps = ("negative_slope",)
 
     def backward(self, grad):
         y = self.saved("result")

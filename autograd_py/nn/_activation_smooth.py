@@ -131,6 +131,23 @@ def _elu_value(d, alpha, scale, input_scale):
     return np.where(d > 0, d * t(scale) if scale != 1 else d, neg)
 
 
+def elu(input, alpha=1.0, inplace=False):
+    """``x`` for positive ``x``, else ``alpha * (exp(x) - 1)`` (``grad_fn=<EluBackward0>``; in place
+    ``EluBackward1``, which saves the result).
+
+    Example::
+
+        >>> F.elu(torch.tensor([-1., 1.]))
+        tensor([-0.6321,  1.0000])
+    """
+    keep = {"alpha": alpha, "scale": 1, "input_scale": 1}
+
+    def op(t):
+        value = _elu_value(_floating(t, "elu_cpu"), alpha, 1, 1)
+        return _unary(t, value, EluBackward1 if inplace else EluBackward0, keep, save_result=inplace)
+    return _maybe_inplace(input, inplace, op)
+
+
 def selu(input, inplace=False):
     """``scale * elu(x, alpha)`` with SELU's fixed constants (``grad_fn=<EluBackward0>``).
 

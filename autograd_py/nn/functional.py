@@ -14,11 +14,12 @@ from ..ops.linalg import addmm, mm
 from ..ops.matmul import matmul
 from ..ops.shape import expand, reshape, t
 from ._adaptive_pool_ops import adaptive_avg_pool2d
-from ._activation_ops import constant_pad_nd, elu as _elu, gelu, leaky_relu as _leaky_relu, leaky_relu_ as _leaky_relu_
+from ._activation_ops import constant_pad_nd, gelu, leaky_relu as _leaky_relu, leaky_relu_ as _leaky_relu_
 from ._activation_ops import silu as _silu, softplus
 from ._activation_more import (hardshrink, hardsigmoid, hardswish, hardtanh, hardtanh_, relu6, softshrink, threshold,
                                threshold_)
 from ._activation_smooth import celu, celu_, logsigmoid, mish, selu, selu_, softsign, tanhshrink
+from ._activation_smooth import elu as _elu
 from ._activation_gated import glu, prelu, softmin
 from ._conv_ops import conv1d, conv2d
 from ._embedding import embedding
@@ -74,11 +75,9 @@ def leaky_relu(input, negative_slope=0.01, inplace=False):
 
 
 def elu(input, alpha=1.0, inplace=False):
-    """Applies ``x if x > 0 else alpha * (exp(x) - 1)`` (``grad_fn=<EluBackward0>``)."""
+    """Applies ``x if x > 0 else alpha * (exp(x) - 1)`` (``grad_fn=<EluBackward0>``; in place ``EluBackward1``)."""
     _expect_tensor(input, "elu", "input", 1)
-    if inplace:
-        return _inplace.apply(input, lambda old: _elu(old, alpha))
-    return _elu(input, alpha)
+    return _elu(input, alpha, inplace)
 
 
 def silu(input, inplace=False):
