@@ -179,3 +179,11 @@ def test_cumsum_and_cumprod_accumulate_float32_in_double():
                                                  9.500913619995117]  # NumPy's float32 product: all 4 differ
     torch.cumsum(x, 0).backward(torch.ones(12))  # the backward is a cumsum of the flipped gradient
     assert x.grad.tolist() == [float(12 - i) for i in range(12)]
+
+
+def test_logsumexp_adds_its_exponentials_through_the_sum_kernel():
+    # ATen's logsumexp is a composite: exp, then sum (float32 in PyTorch's order), then log and + max
+    i = np.arange(4 * 60).reshape(4, 60)
+    x = torch.tensor((((i * 53) % 101 - 50) / 9).astype(np.float32))
+    assert torch.logsumexp(x, 1).tolist() == [7.331012725830078, 7.099262237548828, 7.352365970611572,
+                                              7.17500114440918]  # NumPy's pairwise sum: one differed

@@ -34,10 +34,15 @@ class LogsumexpBackward0(_Reduction):
 
 
 def _np_logsumexp(data, dims, keepdim):
+    # ATen's composite: sum((x - max).exp()) through the sum kernel (float32 in PyTorch's order),
+    # then log and + max, each its own op
+    from .reduction import _accurate
     m = np.max(data, axis=dims, keepdims=True, initial=-np.inf)
     m = np.where(np.isfinite(m), m, 0)
+    total = _accurate(np.sum, np.ascontiguousarray(_fp.exp(data - m)), dims, True) if data.size else \
+        np.sum(data, axis=dims, keepdims=True)
     with np.errstate(divide="ignore"):  # an empty slice sums to 0: log gives -inf, as in PyTorch
-        out = np.log(np.sum(_fp.exp(data - m), axis=dims, keepdims=True)) + m  # its exp kernel
+        out = (_log32(total) if total.dtype == _F32 else np.log(total)) + m
     return out if keepdim else np.squeeze(out, axis=dims)
 
 
