@@ -16,7 +16,7 @@ from .modules import (CELU, GLU, Hardshrink, Hardsigmoid, Hardswish, Hardtanh, L
                       Softmin, Softshrink, Softsign, Tanhshrink, Threshold)
 from .parameter import Parameter
 from .parallel import DataParallel
-from .modules import BatchNorm1d, BatchNorm2d, BatchNorm3d, LayerNorm
+from .modules import BatchNorm1d, BatchNorm2d, BatchNorm3d, LayerNorm, ParameterDict, ParameterList
 from . import parallel
 
 __all__ = ["Parameter", "functional", "init", "utils", "Module", "Sequential", "ModuleList", "ModuleDict",
@@ -25,4 +25,4 @@ __all__ = ["Parameter", "functional", "init", "utils", "Module", "Sequential", "
            "CrossEntropyLoss", "NLLLoss", "BCELoss", "BCEWithLogitsLoss", "Conv1d", "Conv2d", "MaxPool2d", "AvgPool2d",
            "AdaptiveAvgPool2d", "DataParallel", "parallel", "MaxPool1d", "AvgPool1d", "AdaptiveAvgPool1d"]
 __all__ += modules._ACTIVATIONS_MORE
-__all__ += modules._NORMALIZATION
+__all__ += modules._NORMALIZATION + modules._PARAM_CONTAINERS

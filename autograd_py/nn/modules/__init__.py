@@ -7,6 +7,7 @@ from .container import ModuleDict, ModuleList, Sequential
 from .dropout import Dropout
 from .batchnorm import BatchNorm1d, BatchNorm2d, BatchNorm3d
 from .normalization import LayerNorm
+from .param_containers import ParameterDict, ParameterList
 from .linear import Flatten, Identity, Linear
 from .loss import BCELoss, BCEWithLogitsLoss, CrossEntropyLoss, L1Loss, MSELoss, NLLLoss, SmoothL1Loss
 from .module import Module
@@ -23,3 +24,5 @@ _ACTIVATIONS_MORE = ["ReLU6", "Hardtanh", "LogSigmoid", "SELU", "CELU", "Mish", 
 __all__ += _ACTIVATIONS_MORE
 _NORMALIZATION = ["BatchNorm1d", "BatchNorm2d", "BatchNorm3d", "LayerNorm"]
 __all__ += _NORMALIZATION
+_PARAM_CONTAINERS = ["ParameterList", "ParameterDict"]
+__all__ += _PARAM_CONTAINERS
