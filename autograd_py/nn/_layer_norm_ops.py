@@ -2,7 +2,8 @@
 
 Each row (the trailing ``normalized_shape`` dims, flattened) gets its mean and variance from ATen's
 ``RowwiseMoments``: Welford's updates on 8-lane vectors in chunks of 16 vectors, chunks merged in a
-cascade, the row's tail added one value at a time, then the lanes merged into it. The output and
+cascade (``AddMomentsVec`` with its explicit fmadd), the row's tail added one value at a time, then
+the lanes merged into it (``AddMoments``). The output and
 the gradients follow ``layer_norm_kernel.cpp``, with the fused multiply-adds GCC contracts there
 (measured against torch 2.13). With ``create_graph=True`` the backward is written in Tensor ops.
 """
@@ -18,7 +19,8 @@ _CHUNK = 16  # kChunkSize: vectors per Welford chunk
 
 
 def _add_moments(m0_add, m1_add, m2_add, m0, m1, m2):
-    """AddMoments: merges (m0_add, m1_add, m2_add) into (m0, m1, m2); m0 counts are Python ints."""
+    """AddMoments (the lanes into the row's scalars): merges (m0_add, m1_add, m2_add) into
+    (m0, m1, m2), with the fmas GCC contracts; the counts m0 are Python ints."""
     dt = m1.dtype.type
     n = m0 + m0_add
     c = dt(0) if n == 0 else dt(m0_add) / dt(n)
@@ -26,6 +28,18 @@ def _add_moments(m0_add, m1_add, m2_add, m0, m1, m2):
     m1 = _fp.fma(np.full_like(delta, c), delta, m1)
     m2 = m2 + _fp.fma(delta * delta * c, np.full_like(delta, dt(m0)), m2_add)
     return n, m1, m2
+
+
+def _add_moments_vec(m0_add, m1_add, m2_add, m0, m1, m2):
+    """AddMomentsVec (chunks into the cascade), written with an explicit fmadd:
+    ``m1 + c * delta`` rounded twice, ``m2 = fmadd(delta * m0, c * delta, m2 + m2_add)``."""
+    dt = m1.dtype.type
+    n = m0 + m0_add
+    c = dt(0) if n == 0 else dt(m0_add) / dt(n)
+    delta = m1_add - m1
+    c_delta = delta * c
+    m2 = _fp.fma(delta * dt(m0), c_delta, m2 + m2_add)
+    return n, m1 + c_delta, m2
 
 
 def _row_moments(x):
@@ -51,17 +65,17 @@ def _row_moments(x):
         if depth == 0:
             top = [count, m1, m2]
             continue
-        stack[0] = list(_add_moments(count, m1, m2, *stack[0]))
+        stack[0] = list(_add_moments_vec(count, m1, m2, *stack[0]))
         mask = i + 1
         j = 1
         while j < depth and mask & 1 == 0:
-            stack[j] = list(_add_moments(*stack[j - 1], *stack[j]))
+            stack[j] = list(_add_moments_vec(*stack[j - 1], *stack[j]))
             stack[j - 1] = [0, zero, zero]
             mask >>= 1
             j += 1
     if depth:
         for j in range(1, depth):
-            stack[0] = list(_add_moments(*stack[j], *stack[0]))
+            stack[0] = list(_add_moments_vec(*stack[j], *stack[0]))
         top = stack[0]
     m0, m1, m2 = 0, np.zeros(rows, x.dtype), np.zeros(rows, x.dtype)
     for k in range(n * lanes, size):

@@ -102,6 +102,15 @@ def layernorm_shapes(T):
     return dict(y=y, gx=x.grad, yb=yb, yw=yw, gb=b.grad, gw=w.grad)
 
 
+def layernorm_wide_rows(T):
+    """Rows of 300 values: three Welford chunks merged in the cascade, then a tail of 4."""
+    ln = T.nn.LayerNorm(300)
+    x = T.tensor(arr((3, 300), 84, -2, 6), requires_grad=True)
+    y = ln(x)
+    (y * T.tensor(arr((3, 300), 85))).sum().backward()
+    return dict(y=y, gx=x.grad, gw=ln.weight.grad, gb=ln.bias.grad)
+
+
 def layernorm_double_backward(T):
     x = T.tensor(arr((4, 6), 94, dtype=np.float64), requires_grad=True)
     w = T.tensor(arr(6, 95, dtype=np.float64), requires_grad=True)
@@ -112,5 +121,5 @@ def layernorm_double_backward(T):
 
 
 EXACT = [batchnorm1d_steps, batchnorm2d_train_eval, cumulative_average, wide_batch, layernorm_tokens,
-         layernorm_shapes]
+         layernorm_shapes, layernorm_wide_rows]
 CLOSE = [double_backward, layernorm_double_backward]
