@@ -39,8 +39,9 @@ def _np_logsumexp(data, dims, keepdim):
     from .reduction import _accurate
     m = np.max(data, axis=dims, keepdims=True, initial=-np.inf)
     m = np.where(np.isfinite(m), m, 0)
-    total = _accurate(np.sum, np.ascontiguousarray(_fp.exp(data - m)), dims, True) if data.size else \
-        np.sum(data, axis=dims, keepdims=True)
+    e = _fp.exp(data - m)
+    total = _accurate(np.sum, np.ascontiguousarray(e), dims, True) if data.size and data.ndim else \
+        np.sum(e, axis=dims, keepdims=True)
     with np.errstate(divide="ignore"):  # an empty slice sums to 0: log gives -inf, as in PyTorch
         out = (_log32(total) if total.dtype == _F32 else np.log(total)) + m
     return out if keepdim else np.squeeze(out, axis=dims)
