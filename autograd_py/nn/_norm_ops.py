@@ -21,6 +21,8 @@ _THREADS = 2
 # vec::reduce_all's lanes: 32 bytes (8 floats, 4 doubles), measured: these kernels run the AVX2 build
 _VECTOR_BYTES = 32
 _F64 = np.float64
+# With no more rows than threads, up to 16 channels (or past 2048) are reduced in float tiles
+_TILE, _TILE_MAX = 16, 2048
 
 
 def _chunks(n):
@@ -104,6 +106,10 @@ def _channel_stats(x):
             mean = (_seq_sum(np.stack(parts), _F64) / n).astype(dt)
             parts = [_fma_sum(rows[b:e] - mean, rows[b:e] - mean) for b, e in _chunks(n)]
             return mean, _seq_sum(np.stack(parts), _F64).astype(dt)
+        if c <= _TILE or c > _TILE_MAX:
+            # a few rows: ATen sums tiles of 16 channels down the rows in float vectors, from zero
+            mean = _seq_sum(rows) / dt(n)
+            return mean, _fma_sum(rows - mean, rows - mean)
         mean = (_seq_sum(rows, _F64) / n).astype(dt)
         return mean, _seq_sum((rows - mean) * (rows - mean), _F64).astype(dt)
     planes = np.moveaxis(x.reshape(n, c, -1), 1, 0).reshape(c, -1)  # channel-major, batch then image

@@ -68,6 +68,18 @@ def wide_batch(T):
     return dict(y=y, rm=rm, rv=rv, gx=x.grad)
 
 
+def two_rows(T):
+    """A batch of 2 (no more rows than threads): float tiles for 12 channels, double sums for 20."""
+    out = {}
+    for c in (12, 20):
+        x = T.tensor(arr((2, c), 72 + c, -3, 5), requires_grad=True)
+        rm, rv = T.zeros(c), T.ones(c)
+        y = T.nn.functional.batch_norm(x, rm, rv, training=True)
+        (y * T.tensor(arr((2, c), 73 + c))).sum().backward()
+        out.update({f"y{c}": y, f"rm{c}": rm, f"rv{c}": rv, f"gx{c}": x.grad})
+    return out
+
+
 def double_backward(T):
     """Gradients of gradients (float64): create_graph=True through the batch statistics."""
     x = T.tensor(arr((6, 3), 60, dtype=np.float64), requires_grad=True)
@@ -120,6 +132,6 @@ def layernorm_double_backward(T):
     return dict(hx=hx, hw=hw)
 
 
-EXACT = [batchnorm1d_steps, batchnorm2d_train_eval, cumulative_average, wide_batch, layernorm_tokens,
+EXACT = [batchnorm1d_steps, batchnorm2d_train_eval, cumulative_average, wide_batch, two_rows, layernorm_tokens,
          layernorm_shapes, layernorm_wide_rows]
 CLOSE = [double_backward, layernorm_double_backward]
