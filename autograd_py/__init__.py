@@ -34,6 +34,7 @@ from .ops.binary_math import arctan2, atan2, fmax, fmin
 from .ops.unary import frac
 from .ops.math_fns import (acos, acosh, arccos, arccosh, arcsin, arcsinh, arctan, arctanh, asin, asinh, atan, atanh,
                            cosh, erf, erfc, expm1, log10, log2, logit, rsqrt, sinh, xlogy)
+from .ops.math_more import deg2rad, exp2, hypot, logaddexp, logaddexp2, nan_to_num, rad2deg, sinc
 from .ops.comparison import (allclose, clamp, clamp_max, clamp_min, eq, equal, ge, gt, isfinite, isinf, isnan,
                              le, logical_and, logical_not, logical_or, lt, maximum, minimum, ne, where)
 from .ops.remainders import floor_divide, fmod, remainder

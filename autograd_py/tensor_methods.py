@@ -257,3 +257,14 @@ def _math_methods():
 
 
 _math_methods()
+
+
+def _math_more_methods():
+    from .ops import math_more as MM
+    for name in ("exp2", "sinc", "deg2rad", "rad2deg", "nan_to_num", "logaddexp", "logaddexp2", "hypot"):
+        setattr(Tensor, name, getattr(MM, name))
+        if name not in ("logaddexp", "logaddexp2"):  # (torch has no logaddexp_)
+            setattr(Tensor, name + "_", _inplace_method(getattr(MM, name)))
+
+
+_math_more_methods()

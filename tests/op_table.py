@@ -573,6 +573,18 @@ OPS += [
            gradgrad=True),
 ]
 
+# ---------------------------------------------------------------------------- exp2 ... hypot (ops.math_more)
+OPS += [
+    OpInfo("exp2", lambda T, x: T.exp2(x), np.exp2, UNARY_SHAPES, gradgrad=True),
+    OpInfo("sinc", lambda T, x: T.sinc(x), np.sinc, UNARY_SHAPES, gradgrad=True),
+    OpInfo("deg2rad", lambda T, x: x.deg2rad(), np.deg2rad, UNARY_SHAPES),
+    OpInfo("rad2deg", lambda T, x: T.rad2deg(x), np.rad2deg, UNARY_SHAPES),
+    OpInfo("nan_to_num", lambda T, x: T.nan_to_num(x), np.nan_to_num, UNARY_SHAPES),
+    OpInfo("logaddexp", lambda T, a, b: T.logaddexp(a, b), np.logaddexp, BINARY_SHAPES, gradgrad=True),
+    OpInfo("logaddexp2", lambda T, a, b: a.logaddexp2(b), np.logaddexp2, BINARY_SHAPES, gradgrad=True),
+    OpInfo("hypot", lambda T, a, b: T.hypot(a, b), np.hypot, BINARY_SHAPES, domain=(NONZERO, NONZERO), gradgrad=True),
+]
+
 BY_NAME = {row.name: row for row in OPS}
 assert len(BY_NAME) == len(OPS), "duplicate op names"
 

@@ -123,3 +123,29 @@ def test_special_names_the_same_ops():
     with pytest.raises(TypeError, match=r"^special_expit\(\): argument 'input' \(position 1\) must be Tensor, not list$"):
         S.expit([1.0])
     assert torch.special is S
+
+
+def test_logaddexp_hypot_sinc_and_friends_match_torch():
+    # strings printed by torch 2.13
+    x = torch.tensor([-1000.0, -2.5, 0.3, 80.0], requires_grad=True)
+    y = torch.tensor([-1000.0, -0.5, 0.3, -80.0], requires_grad=True)
+    s = torch.logaddexp(x, y)
+    assert str(s) == ("tensor([-9.9931e+02, -3.7307e-01,  9.9315e-01,  8.0000e+01],\n"
+                      "       grad_fn=<LogaddexpBackward0>)")
+    gx, gy = torch.autograd.grad(s.sum(), (x, y))
+    assert str(gx) == "tensor([0.5000, 0.1192, 0.5000, 1.0000])"
+    assert gy.tolist() == [0.5, 0.8807970285415649, 0.5, 0.0]
+    inf = math.inf
+    assert str(torch.logaddexp(torch.tensor([inf, -inf]), torch.tensor([inf, -inf]))) == "tensor([inf, -inf])"
+    a = torch.tensor([[1.0], [2.0]], requires_grad=True)
+    b = torch.tensor([1.0, 2.0, 3.0], requires_grad=True)
+    ga, gb = torch.autograd.grad(torch.hypot(a, b).sum(), (a, b))
+    assert ga.shape == (2, 1) and gb.shape == (3,)
+    assert str(torch.sinc(torch.tensor([0, 1]))) == "tensor([ 1.0000e+00, -2.7828e-08])"
+    assert str(torch.nan_to_num(torch.tensor([nan, inf, -inf, 1.0]))) == \
+        "tensor([ 0.0000e+00,  3.4028e+38, -3.4028e+38,  1.0000e+00])"
+    assert torch.exp2(torch.tensor([1, 3])).tolist() == [2.0, 8.0]
+    with pytest.raises(NotImplementedError, match="^\"hypot_cpu\" not implemented for 'Long'$"):
+        torch.hypot(torch.tensor([3]), torch.tensor([4]))
+    with pytest.raises(TypeError, match=r"^logaddexp\(\): argument 'other' \(position 2\) must be Tensor, not float$"):
+        torch.logaddexp(a, 2.0)
