@@ -100,3 +100,18 @@ def test_matrix_vector_products_in_the_measured_shapes_match_torch(layout):
                 or not claimed, (m, k)
             cases += claimed
     assert cases >= 15
+
+
+def test_without_blas_the_fused_multiply_adds_are_spelled_out(monkeypatch):
+    # Pyodide's NumPy has no BLAS and adds rounded products; OpenBLAS, like MKL outside the region
+    # above, fuses each multiply-add: spelled out, the browser's product is this machine's
+    from autograd_py.ops import small_products
+    monkeypatch.setattr(small_products, "_NO_BLAS", True)
+    rng = np.random.default_rng(5)
+    a = rng.standard_normal((4, 6)).astype(np.float32)
+    w = rng.standard_normal((8, 6)).astype(np.float32)
+    b = w.T  # a layer's forward, x @ W.t(): outside the sequential region (8 columns, inner size 6)
+    fused = small_products.product(a, b)
+    assert fused.tobytes() == (a @ b).tobytes() and fused.flags.c_contiguous
+    rounded_terms = np.add.accumulate(a[:, :, None] * b[None, :, :], axis=1)[:, -1, :]
+    assert (fused != rounded_terms).any()  # what NumPy's loops without BLAS would give
