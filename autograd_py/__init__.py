@@ -49,7 +49,7 @@ from .ops.joining import cat, chunk, concat, concatenate, flip, split, stack, un
 from .ops.shape import (broadcast_to, flatten, moveaxis, movedim, permute, reshape, squeeze, swapaxes, t,
                         transpose, unsqueeze)
 from .ops.diagonal import diag, diag_embed, diagonal, trace
-from .ops.triangles import meshgrid, tril, triu
+from .ops.triangles import meshgrid, tril, tril_indices, triu, triu_indices
 from ._tensor import Size, Tensor, is_tensor
 from ._warn import is_warn_always_enabled, set_warn_always
 from .devices import device, get_default_device, set_default_device

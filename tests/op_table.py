@@ -540,6 +540,11 @@ OPS += [
            lambda a, b: np.meshgrid(a, b, indexing="ij"), (((3,), (2,)),), gradgrad=True),
     OpInfo("meshgrid_xy", lambda T, a, b, c: T.meshgrid(a, b, c, indexing="xy"),
            lambda a, b, c: np.meshgrid(a, b, c, indexing="xy"), (((3,), (2,), ()),), gradgrad=True),
+    OpInfo("normalize", lambda T, x: T.nn.functional.normalize(x, dim=-1),
+           lambda x: x / np.sqrt((x * x).sum(-1, keepdims=True)), (((3, 4),),), domain=NONZERO, gradgrad=True),
+    OpInfo("rms_norm", lambda T, x, w: T.nn.functional.rms_norm(x, (4,), w, eps=1e-6),
+           lambda x, w: x / np.sqrt((x * x).mean(-1, keepdims=True) + 1e-6) * w, (((2, 3, 4), (4,)),),
+           gradgrad=True),
 ]
 
 # ---------------------------------------------------------------------------- more elementwise math (ops.math_fns)

@@ -69,11 +69,16 @@ def test_meshgrid_ij_xy_and_gradients():
 
 def test_meshgrid_warning_and_errors():
     from autograd_py import _warn
-    _warn._seen.discard(T.ops.triangles._MESHGRID_WARNING)
-    with warnings.catch_warnings(record=True) as caught:
-        warnings.simplefilter("always")
-        T.meshgrid(T.ones(2), T.ones(3))
-        T.meshgrid(T.ones(2), T.ones(3))
+    message = T.ops.triangles._MESHGRID_WARNING
+    _warn._seen.discard(message)
+    try:
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            T.meshgrid(T.ones(2), T.ones(3))
+            T.meshgrid(T.ones(2), T.ones(3))
+    finally:
+        # once per process, as PyTorch's: leave it unseen for the goldens that expect it
+        _warn._seen.discard(message)
     assert [str(w.message) for w in caught] == [
         "torch.meshgrid: in an upcoming release, it will be required to pass the indexing argument. "
         "(Triggered internally at /__w/pytorch/pytorch/aten/src/ATen/native/TensorShape.cpp:4215.)"]
@@ -81,3 +86,13 @@ def test_meshgrid_warning_and_errors():
         T.meshgrid(T.ones(2), indexing="ab")
     with pytest.raises(RuntimeError, match="^meshgrid expects all tensors to have the same dtype$"):
         T.meshgrid(T.ones(2), T.ones(2, dtype=T.float64), indexing="ij")
+
+
+def test_tril_and_triu_indices():
+    assert T.tril_indices(3, 3).tolist() == [[0, 1, 1, 2, 2, 2], [0, 0, 1, 0, 1, 2]]
+    assert T.tril_indices(3, 4, -1).tolist() == [[1, 2, 2], [0, 0, 1]]
+    idx = T.triu_indices(2, 5, 2, dtype=T.int32)
+    assert idx.dtype == T.int32 and idx.tolist() == [[0, 0, 0, 1, 1], [2, 3, 4, 3, 4]]
+    assert T.triu_indices(4, 4, 1).dtype == T.int64
+    with pytest.raises(RuntimeError, match="^row must be non-negative, got-1$"):
+        T.tril_indices(-1, 3)

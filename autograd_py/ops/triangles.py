@@ -155,3 +155,31 @@ def meshgrid(*tensors, indexing=None):
     if swap:
         grids[0], grids[1] = grids[1], grids[0]
     return tuple(grids)
+
+
+def _indices(row, col, offset, dtype, lower):
+    from .. import dtypes
+    for name, value in (("row", row), ("col", col)):
+        if value < 0:
+            raise RuntimeError(f"{name} must be non-negative, got{value}")
+    rows, cols = (np.tril_indices if lower else np.triu_indices)(row, offset, col)
+    np_dtype = dtypes.to_numpy_dtype(dtype if dtype is not None else dtypes.int64)
+    return _make(np.stack([rows, cols]).astype(np_dtype).reshape(2, -1))
+
+
+def tril_indices(row, col, offset=0, *, dtype=None, device=None, layout=None):
+    """The (row, column) indices of the lower triangle of a ``row x col`` matrix, as a ``2 x N`` tensor
+    in row-major order (``offset`` as ``tril``'s ``diagonal``).
+
+    Example::
+
+        >>> torch.tril_indices(3, 3)
+        tensor([[0, 1, 1, 2, 2, 2],
+                [0, 0, 1, 0, 1, 2]])
+    """
+    return _indices(row, col, offset, dtype, True)
+
+
+def triu_indices(row, col, offset=0, *, dtype=None, device=None, layout=None):
+    """The (row, column) indices of the upper triangle of a ``row x col`` matrix (see :func:`tril_indices`)."""
+    return _indices(row, col, offset, dtype, False)

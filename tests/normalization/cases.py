@@ -123,6 +123,17 @@ def layernorm_wide_rows(T):
     return dict(y=y, gx=x.grad, gw=ln.weight.grad, gb=ln.bias.grad)
 
 
+def rmsnorm_and_normalize(T):
+    """RMSNorm (composite: pow, mean, add_, rsqrt, mul) and F.normalize with p=1."""
+    rms = T.nn.RMSNorm(12)
+    _set(T, rms.weight, arr(12, 86))
+    x = T.tensor(arr((2, 3, 12), 87), requires_grad=True)
+    y = rms(x)
+    z = T.nn.functional.normalize(x, p=1, dim=-1)
+    (y * z).sum().backward()
+    return dict(y=y, z=z, gx=x.grad, gw=rms.weight.grad)
+
+
 def layernorm_double_backward(T):
     x = T.tensor(arr((4, 6), 94, dtype=np.float64), requires_grad=True)
     w = T.tensor(arr(6, 95, dtype=np.float64), requires_grad=True)
@@ -133,5 +144,5 @@ def layernorm_double_backward(T):
 
 
 EXACT = [batchnorm1d_steps, batchnorm2d_train_eval, cumulative_average, wide_batch, two_rows, layernorm_tokens,
-         layernorm_shapes, layernorm_wide_rows]
+         layernorm_shapes, layernorm_wide_rows, rmsnorm_and_normalize]
 CLOSE = [double_backward, layernorm_double_backward]

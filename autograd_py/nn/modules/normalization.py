@@ -61,3 +61,42 @@ class LayerNorm(Module):
     def extra_repr(self):
         return (f"{self.normalized_shape}, eps={self.eps}, elementwise_affine={self.elementwise_affine}, "
                 f"bias={self.bias is not None}")
+
+
+class RMSNorm(Module):
+    """Root-mean-square normalization: ``x / sqrt(mean(x ** 2) + eps) * weight`` over the trailing
+    ``normalized_shape`` dims (no centring, no bias), as in LLaMA-style transformers.
+
+    Args:
+        normalized_shape (int or list or torch.Size): the trailing dims to normalize over.
+        eps (float, optional): added to the mean square; ``None`` is the dtype's machine epsilon.
+        elementwise_affine (bool, optional): learn ``weight`` (ones). Defaults to ``True``.
+
+    Example::
+
+        >>> nn.RMSNorm(4)
+        RMSNorm((4,), eps=None, elementwise_affine=True)
+    """
+
+    def __init__(self, normalized_shape, eps=None, elementwise_affine=True, device=None, dtype=None):
+        super().__init__()
+        if isinstance(normalized_shape, numbers.Integral):
+            normalized_shape = (normalized_shape,)
+        self.normalized_shape = tuple(normalized_shape)
+        self.eps = eps
+        self.elementwise_affine = elementwise_affine
+        if elementwise_affine:
+            self.weight = Parameter(creation.empty(self.normalized_shape, dtype=dtype))
+        else:
+            self.register_parameter("weight", None)
+        self.reset_parameters()
+
+    def reset_parameters(self):
+        if self.elementwise_affine:
+            init.ones_(self.weight)
+
+    def forward(self, x):
+        return F.rms_norm(x, self.normalized_shape, self.weight, self.eps)
+
+    def extra_repr(self):
+        return f"{self.normalized_shape}, eps={self.eps}, elementwise_affine={self.elementwise_affine}"
