@@ -22,9 +22,10 @@ PAGE_DIFFERENCES = {
                               "torch on 3.12 does too",
     "data_03_collate_and_datasets": "NumPy's default integer is int32 on wasm32: np.array([1, 2]) collates "
                                     "to an int32 tensor, which prints its dtype",
-    "fixd_01_leaf_accumulator_after_inplace_view": "in a playground session a leaf's old AccumulateGrad "
-                                                   "outlives `del y`, so its stale shape is used; plain exec "
-                                                   "in CPython passes (not yet found what holds it)",
+    "fixd_01_leaf_accumulator_after_inplace_view": "the page keeps the newest backward pass's steps for "
+                                                   "its step-through view (views.PassRecorder), edges included, "
+                                                   "so a leaf's old AccumulateGrad outlives `del` and keeps its "
+                                                   "shape; a plain run in CPython or Pyodide matches",
     "tut_func_03_neural_tangent_kernels": "Pyodide's NumPy has no BLAS: one einsum adds its products in "
                                           "another order (one digit of 33.9705)",
 }
