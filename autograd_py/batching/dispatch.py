@@ -26,7 +26,12 @@ _ELEMENTWISE = (
     "to type_as zeros_like ones_like full_like empty_like "
     "__add__ __radd__ __sub__ __rsub__ __mul__ __rmul__ __truediv__ __rtruediv__ __pow__ __rpow__ __neg__ "
     "__abs__ __floordiv__ __rfloordiv__ __mod__ __rmod__ __eq__ __ne__ __lt__ __le__ __gt__ __ge__ __and__ "
-    "__rand__ __or__ __ror__ __xor__ __rxor__ __invert__").split()
+    "__rand__ __or__ __ror__ __xor__ __rxor__ __invert__ "
+    # elementwise math (ops/math_fns, ops/math_more) and the activations in the torch namespace;
+    # tril/triu act on the last two dims, which a leading batch dim leaves where they are
+    "erf erfc expm1 exp2 log2 log10 sinh cosh asin acos atan asinh acosh atanh arcsin arccos arctan arcsinh "
+    "arccosh arctanh rsqrt logit xlogy sinc deg2rad rad2deg nan_to_num logaddexp logaddexp2 hypot selu celu "
+    "threshold hardshrink tril triu").split()
 _INPLACE = ("add_ sub_ mul_ div_ pow_ clamp_ neg_ abs_ exp_ log_ sqrt_ sin_ cos_ tanh_ sigmoid_ relu_ reciprocal_ "
             "floor_ ceil_ round_ sign_ masked_fill_ zero_ fill_ copy_ clamp_min_ clamp_max_ addcmul_ addcdiv_ lerp_ "
             "__iadd__ __isub__ __imul__ __itruediv__ __ipow__").split()
@@ -52,13 +57,18 @@ RULES.update({
     "mm": RM.as_matmul, "mv": RM.as_matmul, "bmm": RM.as_matmul, "dot": RM.as_matmul, "outer": RM.outer,
     "addmm": RM.addmm, "addmv": RM.addmm, "__getitem__": RI.getitem, "__setitem__": RI.setitem, "gather": RI.gather,
     "index_select": RI.index_select, "type_as": R.type_as, "diagonal": RD.diagonal, "diag_embed": RD.diag_embed, "diag": RD.diag,
-    "trace": RD.trace, "masked_select": RI.masked_select,
+    "trace": RD.trace, "masked_select": RI.masked_select, "meshgrid": R.fallback, "prelu": R.fallback,
     **{n: R.inplace_view for n in ("unsqueeze_", "squeeze_", "t_", "transpose_")},
 })
 NN_RULES = {
     "linear": RM.linear, "relu": R.elementwise, "leaky_relu": R.elementwise, "elu": R.elementwise,
     "gelu": R.elementwise, "silu": R.elementwise, "softplus": R.elementwise, "sigmoid": R.elementwise,
     "tanh": R.elementwise, "softmax": RN.softmax_like, "log_softmax": RN.softmax_like,
+    **{n: R.elementwise for n in ("relu6", "hardtanh", "logsigmoid", "selu", "celu", "mish", "softsign", "hardswish",
+                                  "hardsigmoid", "tanhshrink", "softshrink", "hardshrink", "threshold")},
+    "softmin": RN.softmin, "glu": R.dim_op(default=-1),
+    # no batching rule yet: once per example, with PyTorch's performance warning
+    **{n: R.fallback for n in ("prelu", "batch_norm", "layer_norm", "group_norm", "rms_norm")},
     "mse_loss": RN.mse_loss, "l1_loss": RN.l1_loss, "cross_entropy": RN.nll_like(True), "nll_loss": RN.nll_like(False),
     "binary_cross_entropy_with_logits": RN.binary_cross_entropy_with_logits,
     "conv1d": RN.conv(1), "conv2d": RN.conv(2), "max_pool1d": RN.fold_batch(1),

@@ -7,7 +7,7 @@ from .batched import is_batched_at, wrap
 from .rules import _get, fallback, logical_rank
 
 
-def softmax_like(level, call, args, kwargs):
+def softmax_like(level, call, args, kwargs, method=None):
     x = args[0]
     d = _get(list(args), kwargs, 1, "dim")
     if d is None:
@@ -17,8 +17,13 @@ def softmax_like(level, call, args, kwargs):
         warnings.warn(f"Implicit dimension choice for {call.__name__} has been deprecated. Change the call to "
                       "include dim=X as an argument.", UserWarning, stacklevel=3)
     dtype = kwargs.get("dtype")
-    out = getattr(x, call.__name__)(d)
+    out = getattr(x, method or call.__name__)(d)
     return out if dtype is None else out.to(dtype)
+
+
+def softmin(level, call, args, kwargs):
+    """F.softmin as PyTorch writes it, ``(-input).softmax(dim)``, on the batched input."""
+    return softmax_like(level, call, (-args[0], *args[1:]), kwargs, method="softmax")
 
 
 def _reduce(loss, reduction):
