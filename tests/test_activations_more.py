@@ -179,3 +179,20 @@ def test_elu_and_leaky_relu_in_place_save_their_result():
     y = x * 1
     F.leaky_relu(y, 0.2, inplace=True)
     assert (y.grad_fn.name(), y.grad_fn._saved_negative_slope) == ("LeakyReluBackward1", 0.2)
+
+
+def test_softmax2d_and_the_functional_inplace_names():
+    m = nn.Softmax2d()
+    assert repr(m) == "Softmax2d()"
+    x = torch.arange(8.0).reshape(2, 2, 2).requires_grad_()
+    y = m(x)
+    assert y.grad_fn.name() == "SoftmaxBackward0"
+    assert y[:, 0, 0].tolist() == [0.01798621006309986, 0.9820137619972229]
+    with pytest.raises(ValueError, match="^Softmax2d: expected input to be 3D or 4D, got 2D instead$"):
+        m(torch.ones(2, 2))
+    x = torch.tensor([-1.0, 2.0], requires_grad=True)
+    y = x * 1
+    assert F.elu_(y) is y and y.grad_fn.name() == "EluBackward1"
+    y = x * 1
+    F.leaky_relu_(y, 0.1)
+    assert (y.grad_fn.name(), y.grad_fn._saved_negative_slope) == ("LeakyReluBackward1", 0.1)

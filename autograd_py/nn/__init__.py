@@ -13,7 +13,7 @@ from .modules import (BCELoss, BCEWithLogitsLoss, CrossEntropyLoss, Dropout, ELU
 from .modules import (AdaptiveAvgPool1d, AdaptiveAvgPool2d, AvgPool1d, AvgPool2d, Conv1d, Conv2d, MaxPool1d,
                       MaxPool2d)
 from .modules import (CELU, GLU, Hardshrink, Hardsigmoid, Hardswish, Hardtanh, LogSigmoid, Mish, PReLU, ReLU6, SELU,
-                      Softmin, Softshrink, Softsign, Tanhshrink, Threshold)
+                      Softmax2d, Softmin, Softshrink, Softsign, Tanhshrink, Threshold)
 from .parameter import Parameter
 from .parallel import DataParallel
 from .modules import BatchNorm1d, BatchNorm2d, BatchNorm3d, LayerNorm, ParameterDict, ParameterList, RMSNorm

@@ -148,6 +148,10 @@ def elu(input, alpha=1.0, inplace=False):
     return _maybe_inplace(input, inplace, op)
 
 
+def elu_(input, alpha=1.0):
+    return elu(input, alpha, inplace=True)
+
+
 def selu(input, inplace=False):
     """``scale * elu(x, alpha)`` with SELU's fixed constants (``grad_fn=<EluBackward0>``).
 

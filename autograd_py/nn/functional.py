@@ -19,7 +19,8 @@ from ._activation_ops import silu as _silu, softplus
 from ._activation_more import (hardshrink, hardsigmoid, hardswish, hardtanh, hardtanh_, relu6, softshrink, threshold,
                                threshold_)
 from ._activation_smooth import celu, celu_, logsigmoid, mish, selu, selu_, softsign, tanhshrink
-from ._activation_smooth import elu as _elu
+from ._activation_smooth import elu as _elu, elu_
+leaky_relu_ = _leaky_relu_
 from ._activation_gated import glu, prelu, softmin
 from ._conv_ops import conv1d, conv2d
 from ._embedding import embedding
@@ -38,7 +39,7 @@ __all__ = ["relu", "relu_", "leaky_relu", "elu", "gelu", "silu", "softplus", "si
            "adaptive_avg_pool1d"]
 __all__ += ["relu6", "hardtanh", "hardtanh_", "logsigmoid", "selu", "selu_", "celu", "celu_", "mish", "softsign",
             "hardswish", "hardsigmoid", "softmin", "tanhshrink", "softshrink", "hardshrink", "threshold", "threshold_",
-            "glu", "prelu"]
+            "glu", "prelu", "elu_", "leaky_relu_"]
 __all__ += ["batch_norm", "layer_norm", "normalize", "rms_norm"]
 
 

@@ -1,7 +1,7 @@
 """The layer classes of ``torch.nn``."""
 from .activation import ELU, GELU, LeakyReLU, LogSoftmax, ReLU, SiLU, Sigmoid, Softmax, Softplus, Tanh
 from .activation import (CELU, GLU, Hardshrink, Hardsigmoid, Hardswish, Hardtanh, LogSigmoid, Mish, PReLU, ReLU6,
-                         SELU, Softmin, Softshrink, Softsign, Tanhshrink, Threshold)
+                         SELU, Softmax2d, Softmin, Softshrink, Softsign, Tanhshrink, Threshold)
 from .conv import Conv1d, Conv2d
 from .container import ModuleDict, ModuleList, Sequential
 from .dropout import Dropout
@@ -20,7 +20,7 @@ __all__ = ["Module", "Sequential", "ModuleList", "ModuleDict", "Linear", "Identi
            "BCEWithLogitsLoss", "Conv1d", "Conv2d", "MaxPool2d", "AvgPool2d", "AdaptiveAvgPool2d",
            "MaxPool1d", "AvgPool1d", "AdaptiveAvgPool1d"]
 _ACTIVATIONS_MORE = ["ReLU6", "Hardtanh", "LogSigmoid", "SELU", "CELU", "Mish", "Softsign", "Hardswish", "Hardsigmoid",
-                     "Softmin", "Tanhshrink", "Softshrink", "Hardshrink", "Threshold", "GLU", "PReLU"]
+                     "Softmin", "Tanhshrink", "Softshrink", "Hardshrink", "Threshold", "GLU", "PReLU", "Softmax2d"]
 __all__ += _ACTIVATIONS_MORE
 _NORMALIZATION = ["BatchNorm1d", "BatchNorm2d", "BatchNorm3d", "LayerNorm", "RMSNorm"]
 __all__ += _NORMALIZATION
