@@ -542,6 +542,9 @@ OPS += [
            lambda a, b, c: np.meshgrid(a, b, c, indexing="xy"), (((3,), (2,), ()),), gradgrad=True),
     OpInfo("normalize", lambda T, x: T.nn.functional.normalize(x, dim=-1),
            lambda x: x / np.sqrt((x * x).sum(-1, keepdims=True)), (((3, 4),),), domain=NONZERO, gradgrad=True),
+    OpInfo("group_norm", lambda T, x, w, b: T.nn.functional.group_norm(x, 2, w, b),
+           lambda x, w, b: np_layer_norm(x.reshape(x.shape[0], 2, -1), 1).reshape(x.shape)
+           * w.reshape(1, -1, 1) + b.reshape(1, -1, 1), (((2, 4, 3), (4,), (4,)),), gradgrad=True),
     OpInfo("rms_norm", lambda T, x, w: T.nn.functional.rms_norm(x, (4,), w, eps=1e-6),
            lambda x, w: x / np.sqrt((x * x).mean(-1, keepdims=True) + 1e-6) * w, (((2, 3, 4), (4,)),),
            gradgrad=True),

@@ -1,6 +1,8 @@
-"""Batch and layer normalization against PyTorch: the scenarios of ``tests/normalization/cases.py`` agree with
-``values.json`` (recorded from torch 2.13.0 by ``tests/normalization/record.py``) bit for bit, plus
-gradient checks, modules' reprs, buffers and error messages."""
+"""Batch, layer, group and RMS normalization against PyTorch: the scenarios of
+``tests/normalization/norm_cases.py`` agree with ``values.json`` (recorded from torch 2.13.0 by
+``tests/normalization/record.py``) bit for bit (a few to float tolerance), plus gradient checks,
+modules' reprs, buffers and error messages. (``norm_cases``, not ``cases``: test_random imports a
+``cases`` module of its own.)"""
 import json
 import pathlib
 import sys
@@ -13,7 +15,7 @@ from autograd_py.autograd import gradcheck, gradgradcheck
 
 HERE = pathlib.Path(__file__).resolve().parent / "normalization"
 sys.path.insert(0, str(HERE))
-import cases  # noqa: E402
+import norm_cases as cases  # noqa: E402
 
 F = T.nn.functional
 EXPECTED = json.loads((HERE / "values.json").read_text())
@@ -39,6 +41,13 @@ def test_close_to_torch(case):
     got = case(T)
     for key, entry in EXPECTED[case.__name__].items():
         np.testing.assert_allclose(got[key]._data, _expected(entry), rtol=1e-12, atol=1e-12, err_msg=key)
+
+
+@pytest.mark.parametrize("case", cases.NEAR, ids=lambda f: f.__name__)
+def test_near_torch(case):
+    got = case(T)
+    for key, entry in EXPECTED[case.__name__].items():
+        np.testing.assert_allclose(got[key]._data, _expected(entry), rtol=1e-5, atol=1e-6, err_msg=key)
 
 
 def _double(*shape, seed=0):
@@ -150,3 +159,30 @@ def test_layer_norm_error_messages():
         F.layer_norm(T.ones(4, 2), (2,), weight=T.ones(3))
     with pytest.raises(RuntimeError, match=r"^Expected normalized_shape to be at least 1-dimensional"):
         F.layer_norm(T.ones(4, 2), ())
+
+
+@pytest.mark.parametrize("shape, groups", [((2, 4, 3), 2), ((3, 6), 3), ((1, 4, 2, 2), 1)])
+def test_group_norm_gradcheck_and_gradgradcheck(shape, groups):
+    x, w, b = _double(*shape), _double(shape[1], seed=1), _double(shape[1], seed=2)
+
+    def fn(x, w, b):
+        return F.group_norm(x, groups, w, b)
+    assert gradcheck(fn, (x, w, b))
+    assert gradgradcheck(fn, (x, w, b))
+    assert gradcheck(lambda x: F.group_norm(x, groups), (x,), check_forward_ad=True)
+
+
+def test_group_norm_module_and_errors():
+    assert repr(T.nn.GroupNorm(2, 4)) == "GroupNorm(2, 4, eps=1e-05, affine=True, bias=True)"
+    assert repr(T.nn.GroupNorm(1, 3, affine=False)) == "GroupNorm(1, 3, eps=1e-05, affine=False, bias=False)"
+    fn = T.nn.GroupNorm(2, 4)(T.ones(2, 4, 3, requires_grad=True) * T.arange(3.)).grad_fn
+    assert type(fn).__name__ == "NativeGroupNormBackward0"
+    assert (fn._saved_N, fn._saved_C, fn._saved_HxW, fn._saved_group) == (2, 4, 3, 2)
+    with pytest.raises(ValueError, match=r"^num_channels \(4\) must be divisible by num_groups \(3\)$"):
+        T.nn.GroupNorm(3, 4)
+    with pytest.raises(RuntimeError, match=r"^Expected number of channels in input to be divisible by num_groups, "
+                                           r"but got input of shape \[2, 4, 3\] and num_groups=3$"):
+        F.group_norm(T.ones(2, 4, 3), 3)
+    with pytest.raises(ValueError, match=r"^Expected more than 1 value per channel when training, got input size "
+                                         r"\[1, 2, 1\]$"):
+        F.group_norm(T.ones(1, 2, 1), 2)

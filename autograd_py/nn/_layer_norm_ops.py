@@ -195,7 +195,7 @@ class NativeLayerNormBackward0(Node):
     def jvp(self, tangents, inputs, result):
         """derivatives.yaml's ``layer_norm_jvp``: the normalized input's tangent through the row
         statistics, scaled by the weight, plus the weight's and bias's terms."""
-        (x, w, b), (tx, tw, tb) = inputs, tangents
+        (x, w, _), (tx, tw, tb) = inputs, tangents
         k = len(self.normalized_shape)
         dims = tuple(range(x.dim() - k, x.dim()))
         centred, rstd = _stats_tensors(x, dims, self.eps)

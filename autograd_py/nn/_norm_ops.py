@@ -283,7 +283,7 @@ class NativeBatchNormBackward0(Node):
     def jvp(self, tangents, inputs, result):
         """derivatives.yaml's ``batch_norm_jvp``: the normalized input's tangent (through the batch
         mean and variance in training), scaled by the weight, plus the weight's and bias's terms."""
-        (x, w, b), (tx, tw, tb) = inputs, tangents
+        (x, w, _), (tx, tw, tb) = inputs, tangents
         nd = x.dim()
         dims = (0,) + tuple(range(2, nd))
         shape = (1, -1) + (1,) * (nd - 2)

@@ -1,4 +1,4 @@
-"""Record the scenarios of ``cases.py`` from real PyTorch into ``values.json``.
+"""Record the scenarios of ``norm_cases.py`` from real PyTorch into ``values.json``.
 
 Usage (torch==2.13.0 installed, from the repository root)::
 
@@ -18,10 +18,10 @@ sys.path.insert(0, str(HERE))
 def main():
     import torch
 
-    import cases
+    import norm_cases as cases
     assert torch.__version__.startswith("2.13.0"), torch.__version__
     out = {}
-    for fn in cases.EXACT + cases.CLOSE:
+    for fn in cases.EXACT + cases.CLOSE + cases.NEAR:
         out[fn.__name__] = {k: {"dtype": str(v.dtype).replace("torch.", ""), "shape": list(v.shape),
                                 "values": v.detach().reshape(-1).tolist()} for k, v in fn(torch).items()}
     # one line per recorded tensor keeps diffs readable

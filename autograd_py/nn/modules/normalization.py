@@ -100,3 +100,53 @@ class RMSNorm(Module):
 
     def extra_repr(self):
         return f"{self.normalized_shape}, eps={self.eps}, elementwise_affine={self.elementwise_affine}"
+
+
+class GroupNorm(Module):
+    """Group normalization: the ``num_channels`` channels of each sample in ``num_groups`` groups,
+    each normalized by its own mean and biased variance, then a per-channel ``weight`` and ``bias``.
+
+    Args:
+        num_groups (int): the number of groups; must divide ``num_channels``.
+        num_channels (int): the channels ``C`` of an ``(N, C, *)`` input.
+        eps (float, optional): added to the variance. Defaults to 1e-5.
+        affine (bool, optional): learn ``weight`` (ones) and ``bias`` (zeros). Defaults to ``True``.
+        bias (bool, optional): learn the bias too (with ``affine``). Defaults to ``True``.
+
+    Example::
+
+        >>> nn.GroupNorm(2, 4)
+        GroupNorm(2, 4, eps=1e-05, affine=True, bias=True)
+    """
+
+    def __init__(self, num_groups, num_channels, eps=1e-5, affine=True, bias=True, device=None, dtype=None):
+        super().__init__()
+        if num_channels % num_groups != 0:
+            raise ValueError(f"num_channels ({num_channels}) must be divisible by num_groups ({num_groups})")
+        self.num_groups = num_groups
+        self.num_channels = num_channels
+        self.eps = eps
+        self.affine = affine
+        if affine:
+            self.weight = Parameter(creation.empty(num_channels, dtype=dtype))
+            if bias:
+                self.bias = Parameter(creation.empty(num_channels, dtype=dtype))
+            else:
+                self.register_parameter("bias", None)
+        else:
+            self.register_parameter("weight", None)
+            self.register_parameter("bias", None)
+        self.reset_parameters()
+
+    def reset_parameters(self):
+        if self.affine:
+            init.ones_(self.weight)
+            if self.bias is not None:
+                init.zeros_(self.bias)
+
+    def forward(self, input):
+        return F.group_norm(input, self.num_groups, self.weight, self.bias, self.eps)
+
+    def extra_repr(self):
+        return (f"{self.num_groups}, {self.num_channels}, eps={self.eps}, affine={self.affine}, "
+                f"bias={self.bias is not None}")

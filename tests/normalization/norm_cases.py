@@ -134,6 +134,28 @@ def rmsnorm_and_normalize(T):
     return dict(y=y, z=z, gx=x.grad, gw=rms.weight.grad)
 
 
+def _groupnorm_run(T):
+    gn = T.nn.GroupNorm(2, 6)
+    _set(T, gn.weight, arr(6, 88))
+    _set(T, gn.bias, arr(6, 89))
+    x = T.tensor(arr((3, 6, 5), 90, -1, 3), requires_grad=True)
+    y = gn(x)
+    (y * T.tensor(arr((3, 6, 5), 91))).sum().backward()
+    return gn, x, y
+
+
+def groupnorm_forward(T):
+    """GroupNorm's output and bias gradient (their sums' order is measured)."""
+    gn, x, y = _groupnorm_run(T)
+    return dict(y=y, gb=gn.bias.grad)
+
+
+def groupnorm_gradients(T):
+    """GroupNorm's input and weight gradients: the kernel's sum order is not reproduced yet."""
+    gn, x, y = _groupnorm_run(T)
+    return dict(gx=x.grad, gw=gn.weight.grad)
+
+
 def layernorm_double_backward(T):
     x = T.tensor(arr((4, 6), 94, dtype=np.float64), requires_grad=True)
     w = T.tensor(arr(6, 95, dtype=np.float64), requires_grad=True)
@@ -144,5 +166,6 @@ def layernorm_double_backward(T):
 
 
 EXACT = [batchnorm1d_steps, batchnorm2d_train_eval, cumulative_average, wide_batch, two_rows, layernorm_tokens,
-         layernorm_shapes, layernorm_wide_rows, rmsnorm_and_normalize]
+         layernorm_shapes, layernorm_wide_rows, rmsnorm_and_normalize, groupnorm_forward]
 CLOSE = [double_backward, layernorm_double_backward]
+NEAR = [groupnorm_gradients]  # float32 values within a few units in the last place
