@@ -545,6 +545,8 @@ OPS += [
     OpInfo("group_norm", lambda T, x, w, b: T.nn.functional.group_norm(x, 2, w, b),
            lambda x, w, b: np_layer_norm(x.reshape(x.shape[0], 2, -1), 1).reshape(x.shape)
            * w.reshape(1, -1, 1) + b.reshape(1, -1, 1), (((2, 4, 3), (4,), (4,)),), gradgrad=True),
+    OpInfo("instance_norm", lambda T, x: T.nn.functional.instance_norm(x),
+           lambda x: np_layer_norm(x, 1), (((2, 3, 4),),), gradgrad=True),
     OpInfo("rms_norm", lambda T, x, w: T.nn.functional.rms_norm(x, (4,), w, eps=1e-6),
            lambda x, w: x / np.sqrt((x * x).mean(-1, keepdims=True) + 1e-6) * w, (((2, 3, 4), (4,)),),
            gradgrad=True),

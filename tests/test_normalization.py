@@ -186,3 +186,20 @@ def test_group_norm_module_and_errors():
     with pytest.raises(ValueError, match=r"^Expected more than 1 value per channel when training, got input size "
                                          r"\[1, 2, 1\]$"):
         F.group_norm(T.ones(1, 2, 1), 2)
+
+
+@pytest.mark.parametrize("shape", [(2, 3, 4), (1, 2, 3, 3)])
+def test_instance_norm_gradcheck_and_gradgradcheck(shape):
+    x, w, b = _double(*shape), _double(shape[1], seed=1), _double(shape[1], seed=2)
+
+    def fn(x, w, b):
+        return F.instance_norm(x, weight=w, bias=b)
+    assert gradcheck(fn, (x, w, b))
+    assert gradgradcheck(fn, (x, w, b))
+
+
+def test_instance_norm_warns_on_a_channel_mismatch_without_affine():
+    with pytest.warns(UserWarning, match=r"^input's size at dim=1 does not match num_features\. "):
+        T.nn.InstanceNorm1d(4)(T.randn(2, 3, 5))
+    with pytest.raises(ValueError, match=r"^expected 2D or 3D input \(got 4D input\)$"):
+        T.nn.InstanceNorm1d(3)(T.randn(2, 3, 5, 5))

@@ -17,7 +17,7 @@ from .modules import (CELU, GLU, Hardshrink, Hardsigmoid, Hardswish, Hardtanh, L
 from .parameter import Parameter
 from .parallel import DataParallel
 from .modules import BatchNorm1d, BatchNorm2d, BatchNorm3d, LayerNorm, ParameterDict, ParameterList, RMSNorm
-from .modules import GroupNorm
+from .modules import GroupNorm, InstanceNorm1d, InstanceNorm2d, InstanceNorm3d
 from . import parallel
 
 __all__ = ["Parameter", "functional", "init", "utils", "Module", "Sequential", "ModuleList", "ModuleDict",

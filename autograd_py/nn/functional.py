@@ -28,6 +28,7 @@ from ._norm_ops import batch_norm
 from ._layer_norm_ops import layer_norm
 from ._normalize import normalize, rms_norm
 from ._group_norm_ops import group_norm
+from ._instance_norm import instance_norm
 from ._losses import (_expect_tensor, binary_cross_entropy, binary_cross_entropy_with_logits, cross_entropy, l1_loss,
                       mse_loss, nll_loss, smooth_l1_loss)
 from ._pool1d_ops import adaptive_avg_pool1d, avg_pool1d, max_pool1d
@@ -41,7 +42,7 @@ __all__ = ["relu", "relu_", "leaky_relu", "elu", "gelu", "silu", "softplus", "si
 __all__ += ["relu6", "hardtanh", "hardtanh_", "logsigmoid", "selu", "selu_", "celu", "celu_", "mish", "softsign",
             "hardswish", "hardsigmoid", "softmin", "tanhshrink", "softshrink", "hardshrink", "threshold", "threshold_",
             "glu", "prelu", "elu_", "leaky_relu_"]
-__all__ += ["batch_norm", "layer_norm", "normalize", "rms_norm", "group_norm"]
+__all__ += ["batch_norm", "layer_norm", "normalize", "rms_norm", "group_norm", "instance_norm"]
 
 
 # ---------------------------------------------------------------------------- activations

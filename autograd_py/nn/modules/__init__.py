@@ -7,6 +7,7 @@ from .container import ModuleDict, ModuleList, Sequential
 from .dropout import Dropout
 from .batchnorm import BatchNorm1d, BatchNorm2d, BatchNorm3d
 from .normalization import GroupNorm, LayerNorm, RMSNorm
+from .instancenorm import InstanceNorm1d, InstanceNorm2d, InstanceNorm3d
 from .param_containers import ParameterDict, ParameterList
 from .linear import Flatten, Identity, Linear
 from .loss import BCELoss, BCEWithLogitsLoss, CrossEntropyLoss, L1Loss, MSELoss, NLLLoss, SmoothL1Loss
@@ -22,7 +23,8 @@ __all__ = ["Module", "Sequential", "ModuleList", "ModuleDict", "Linear", "Identi
 _ACTIVATIONS_MORE = ["ReLU6", "Hardtanh", "LogSigmoid", "SELU", "CELU", "Mish", "Softsign", "Hardswish", "Hardsigmoid",
                      "Softmin", "Tanhshrink", "Softshrink", "Hardshrink", "Threshold", "GLU", "PReLU", "Softmax2d"]
 __all__ += _ACTIVATIONS_MORE
-_NORMALIZATION = ["BatchNorm1d", "BatchNorm2d", "BatchNorm3d", "LayerNorm", "RMSNorm", "GroupNorm"]
+_NORMALIZATION = ["BatchNorm1d", "BatchNorm2d", "BatchNorm3d", "LayerNorm", "RMSNorm", "GroupNorm",
+                  "InstanceNorm1d", "InstanceNorm2d", "InstanceNorm3d"]
 __all__ += _NORMALIZATION
 _PARAM_CONTAINERS = ["ParameterList", "ParameterDict"]
 __all__ += _PARAM_CONTAINERS
