@@ -26,7 +26,7 @@ def _as_tuple(x):
 # Rows whose op has no batching rule here yet (PyTorch has one): vmap runs them once per example,
 # with PyTorch's "performance drop" warning, and must still give the stacked results.
 PER_EXAMPLE = {"prelu", "prelu_one", "batch_norm_train", "batch_norm_eval", "batch_norm_no_affine", "layer_norm",
-               "layer_norm_2d", "group_norm", "rms_norm", "meshgrid_ij", "meshgrid_xy"}
+               "layer_norm_2d", "group_norm", "rms_norm", "meshgrid_ij", "meshgrid_xy", "instance_norm"}
 
 
 @pytest.mark.parametrize("row, shapes", CASES)

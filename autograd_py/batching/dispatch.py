@@ -68,7 +68,7 @@ NN_RULES = {
                                   "hardsigmoid", "tanhshrink", "softshrink", "hardshrink", "threshold")},
     "softmin": RN.softmin, "glu": R.dim_op(default=-1),
     # no batching rule yet: once per example, with PyTorch's performance warning
-    **{n: R.fallback for n in ("prelu", "batch_norm", "layer_norm", "group_norm", "rms_norm")},
+    **{n: R.fallback for n in ("prelu", "batch_norm", "layer_norm", "group_norm", "rms_norm", "instance_norm")},
     "mse_loss": RN.mse_loss, "l1_loss": RN.l1_loss, "cross_entropy": RN.nll_like(True), "nll_loss": RN.nll_like(False),
     "binary_cross_entropy_with_logits": RN.binary_cross_entropy_with_logits,
     "conv1d": RN.conv(1), "conv2d": RN.conv(2), "max_pool1d": RN.fold_batch(1),
