@@ -25,6 +25,9 @@ except ImportError:
 
 
 _REAL_MODULES = {k: v for k, v in sys.modules.items() if k == "torch" or k.startswith("torch.")}
+# torch's thread count when the goldens were recorded (a fresh process on this 2-core machine): its
+# softmax backward adds in another order on one thread, which bench/worker.py's environment sets
+_THREADS = 2
 
 
 @pytest.fixture
@@ -35,7 +38,10 @@ def real():
         pytest.skip("torch is not installed")
     current = {k: v for k, v in sys.modules.items() if k == "torch" or k.startswith("torch.")}
     sys.modules.update(_REAL_MODULES)
+    threads = _real_torch.get_num_threads()
+    _real_torch.set_num_threads(_THREADS)
     yield _real_torch
+    _real_torch.set_num_threads(threads)
     sys.modules.update(current)
 
 
