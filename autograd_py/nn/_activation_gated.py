@@ -10,7 +10,7 @@ from ..ops.joining import cat, chunk
 from ..ops.pointwise import neg, sigmoid
 from ..ops.shape import reshape, sum_to
 from ..ops.softmax import softmax as _softmax
-from ._activation_more import _check_tensor, _floating
+from ._activation_piecewise import _check_tensor, _floating
 
 
 # ---------------------------------------------------------------------------- glu

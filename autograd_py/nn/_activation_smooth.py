@@ -12,7 +12,7 @@ from ..ops.base import _make, grad_on, np, record
 from ..ops.comparison import where
 from ..ops.pointwise import div, exp, log1p, sigmoid, sub, tanh
 from ._activation_ops import EluBackward0 as _EluBackward0
-from ._activation_more import _F32, _check_tensor, _floating, _in64, _maybe_inplace, _unary
+from ._activation_piecewise import _F32, _check_tensor, _floating, _in64, _maybe_inplace, _unary
 
 # torch.nn.functional.selu's constants (Klambauer et al., 2017), as ATen spells them
 SELU_ALPHA = 1.6732632423543772848170429916717

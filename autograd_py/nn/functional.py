@@ -16,7 +16,7 @@ from ..ops.shape import expand, reshape, t
 from ._adaptive_pool_ops import adaptive_avg_pool2d
 from ._activation_ops import constant_pad_nd, gelu, leaky_relu as _leaky_relu, leaky_relu_ as _leaky_relu_
 from ._activation_ops import silu as _silu, softplus
-from ._activation_more import (hardshrink, hardsigmoid, hardswish, hardtanh, hardtanh_, relu6, softshrink, threshold,
+from ._activation_piecewise import (hardshrink, hardsigmoid, hardswish, hardtanh, hardtanh_, relu6, softshrink, threshold,
                                threshold_)
 from ._activation_smooth import celu, celu_, logsigmoid, mish, selu, selu_, softsign, tanhshrink
 from ._activation_smooth import elu as _elu, elu_
