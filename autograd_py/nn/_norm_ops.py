@@ -14,6 +14,7 @@ import numpy as np
 from .. import _fp
 from ..node import Node
 from ..ops.base import _make, grad_on, record
+from ..ops.float_sum import reduce_all
 
 # ATen splits a channels-last reduction's rows between its threads (at::parallel_for, grain 1);
 # torch.get_num_threads() was 2 where the goldens were recorded.
@@ -50,20 +51,9 @@ def _seq_sum(a, dtype=None):
 
 
 def _lane_sum(a):
-    """``vec::reduce_all`` of each row of ``a`` (last axis) in ``a``'s dtype: a row shorter than a
-    vector from its first value on; a longer one in lanes (lane ``i`` adds values ``i, i + L, ...``,
-    the tail into the first lanes), the lanes then folded in halves as the AVX2 shuffles do."""
-    n, lanes = a.shape[-1], _VECTOR_BYTES // a.dtype.itemsize
-    if n < lanes:
-        return np.add.accumulate(a, axis=-1)[..., -1]
-    full = n // lanes * lanes
-    acc = np.add.accumulate(a[..., :full].reshape(a.shape[:-1] + (n // lanes, lanes)), axis=-2)[..., -1, :]
-    if full < n:
-        acc[..., :n - full] += a[..., full:]
-    while lanes > 1:
-        lanes //= 2
-        acc = acc[..., :lanes] + acc[..., lanes:]
-    return acc[..., 0]
+    """``vec::reduce_all`` of each row of ``a`` (last axis) in ``a``'s dtype, as the AVX2 batch norm
+    kernels run it (``float_sum.reduce_all``)."""
+    return reduce_all(a, _VECTOR_BYTES)
 
 
 def _lane_dot(a, b):

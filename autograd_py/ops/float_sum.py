@@ -160,3 +160,31 @@ def _from_zero(values, shape):
     if not values.shape[0]:
         return np.zeros(shape, _F32)
     return np.add.accumulate(values, axis=0)[-1] + _F32(0)
+
+
+def reduce_all(a, vector_bytes):
+    """ATen's ``vec::reduce_all`` (addition) of each row of ``a`` (its last axis), in ``a``'s dtype.
+
+    A row shorter than a vector is added from its first value on. A longer one is added in lanes
+    (lane ``i`` holds values ``i, i + L, i + 2L, ...`` added in turn, ``L = vector_bytes / itemsize``),
+    the row's tail is added into the first lanes, and the lanes are then folded in halves (lane ``i``
+    plus lane ``i + L/2``, then ``i + L/4``, ...), as the vector shuffles do.
+
+    Args:
+        a (ndarray): rows along the last axis, at least one value each.
+        vector_bytes (int): 64 for AVX512 kernels, 32 for AVX2 ones.
+
+    Returns:
+        ndarray: ``a.shape[:-1]``, the row sums.
+    """
+    n, lanes = a.shape[-1], vector_bytes // a.dtype.itemsize
+    if n < lanes:
+        return np.add.accumulate(a, axis=-1)[..., -1]
+    full = n // lanes * lanes
+    acc = np.add.accumulate(a[..., :full].reshape(a.shape[:-1] + (n // lanes, lanes)), axis=-2)[..., -1, :]
+    if full < n:
+        acc[..., :n - full] += a[..., full:]
+    while lanes > 1:
+        lanes //= 2
+        acc = acc[..., :lanes] + acc[..., lanes:]
+    return acc[..., 0]

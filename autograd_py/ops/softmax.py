@@ -6,6 +6,7 @@ from .._tensor import _wrap_dim
 from .base import Tensor, _make, batch_ndim, float_data, grad_on, np, record
 from .pointwise import exp
 from .reduce_dims import _dims, _reduced, _Reduction
+from .float_sum import reduce_all
 from .reduction import sum
 from .shape import unsqueeze
 
@@ -151,31 +152,14 @@ _VECTOR_BYTES = 64
 
 
 def _row_sum(a, axis):
-    """``a.sum(axis, keepdims=True)`` in the order ATen's softmax kernels add a last-dim row (its
-    ``vec::reduce_all``), else NumPy's.
-
-    A row shorter than a vector is added from its first value on. A longer float32 one is added in
-    vector lanes: lane ``i`` holds values ``i, i + L, i + 2L, ...`` added in turn (``L`` = 16 floats or 8
-    doubles), the row's tail is added into the first lanes, and the lanes are then folded in
-    halves (lane ``i`` plus lane ``i + L/2``, then ``i + L/4``, ...), as the AVX512 shuffles do.
-    """
-    if not a.ndim or not (axis == -1 or axis == a.ndim - 1) or not a.shape[-1]:
+    """``a.sum(axis, keepdims=True)`` in the order ATen's softmax kernels add a last-dim row (their
+    AVX512 ``vec::reduce_all``: ``float_sum.reduce_all``), else NumPy's. float64 rows of a vector or
+    more keep NumPy's sum: they differ from PyTorch's mostly by SLEEF's double exp, not emulated, and
+    in lanes they match no better (measured)."""
+    if not a.ndim or not (axis == -1 or axis == a.ndim - 1) or not a.shape[-1] or \
+            a.dtype != _F32 and a.shape[-1] >= _VECTOR_BYTES // a.dtype.itemsize:
         return _sum(a, axis=axis, keepdims=True)
-    n, lanes = a.shape[-1], _VECTOR_BYTES // a.dtype.itemsize
-    if n < lanes:
-        return np.add.accumulate(a, axis=-1)[..., -1:]
-    if a.dtype != _F32:
-        # float64 rows differ from PyTorch's mostly by SLEEF's double exp, not emulated: in lanes
-        # they match no better than NumPy's sum (measured), which is kept
-        return _sum(a, axis=axis, keepdims=True)
-    full = n // lanes * lanes
-    acc = np.add.accumulate(a[..., :full].reshape(a.shape[:-1] + (n // lanes, lanes)), axis=-2)[..., -1, :]
-    if full < n:
-        acc[..., :n - full] += a[..., full:]
-    while lanes > 1:
-        lanes //= 2
-        acc = acc[..., :lanes] + acc[..., lanes:]
-    return acc
+    return reduce_all(a, _VECTOR_BYTES)[..., None]
 
 
 _log32 = _fp.via_float64(np.log)
