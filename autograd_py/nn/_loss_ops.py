@@ -347,8 +347,9 @@ def binary_cross_entropy_with_logits(input, target, weight, pos_weight, reductio
                            f"output type {_type_name(target._data.dtype)}")
     dt = result_np_dtype(input, target)
     x, t = input._data.astype(dt, copy=False), target._data.astype(dt, copy=False)
-    # log(sigmoid(x)) = min(x, 0) - log1p(exp(-|x|)), stable for large |x|.
-    log_sig = np.minimum(x, 0) - np.log1p(np.exp(-np.abs(x)))
+    # at::log_sigmoid(x) = min(x, 0) - log1p(exp(-|x|)), its kernel's roundings
+    from ._activation_smooth import log_sigmoid_parts
+    log_sig = log_sigmoid_parts(x)[0]
     if pos_weight is not None:
         log_sig = log_sig * ((pos_weight._data - 1) * t + 1)
     loss = (1 - t) * x - log_sig
