@@ -219,8 +219,25 @@ class SoftplusBackward0(Node):
 
     def backward(self, grad):
         x = self.saved("self")
-        bx = x * self.beta
-        return where(bx > self.threshold, grad, grad * sigmoid(bx))
+        if grad_mode.is_grad_enabled() or grad._data.dtype != x._data.dtype:
+            bx = x * self.beta  # recorded for a second derivative, in Tensor ops
+            return where(bx > self.threshold, grad, grad * sigmoid(bx))
+        return _make(_softplus_backward_kernel(grad._data, x._data, self.beta, self.threshold))
+
+
+def _exp_in_loop(x):
+    """The exp of a cpu_kernel_vec kernel: SLEEF's in its vector steps for float32 (``_fp``)."""
+    if x.dtype == np.float32:
+        return _fp.vectorized_loop32(_fp.vector_exp32, _fp.exp, x)
+    return np.exp(x)
+
+
+def _softplus_backward_kernel(g, x, beta, threshold):
+    """ATen's softplus_backward: ``g * z / (z + 1)`` with ``z = exp(beta * x)``, ``g`` past the threshold."""
+    bx = x * np.asarray(beta, dtype=x.dtype)
+    with np.errstate(over="ignore", invalid="ignore"):
+        z = _exp_in_loop(bx)
+        return np.where(bx > threshold, g, (g * z) / (z + x.dtype.type(1))).astype(x.dtype, copy=False)
 
 
 def softplus(input, beta=1.0, threshold=20.0):
@@ -233,9 +250,12 @@ def softplus(input, beta=1.0, threshold=20.0):
         tensor([ 0.6931, 30.0000])
     """
     data = float_data(input)
-    bx = data * np.asarray(beta, dtype=data.dtype)
-    # log1p(exp(z)) computed as max(z, 0) + log1p(exp(-|z|)) so that exp never overflows.
-    smooth = (np.maximum(bx, 0) + np.log1p(np.exp(-np.abs(bx)))) / np.asarray(beta, dtype=data.dtype)
+    b = np.asarray(beta, dtype=data.dtype)
+    bx = data * b
+    # ATen's kernel: log1p(exp(beta * x)) / beta, x itself past the threshold (where exp could overflow)
+    with np.errstate(over="ignore", invalid="ignore"):
+        smooth = (_fp.via_float64(np.log1p)(_exp_in_loop(bx)) if data.dtype == np.float32
+                  else np.log1p(np.exp(bx))) / b
     out = _make(np.where(bx > threshold, data, smooth).astype(data.dtype, copy=False))
     if grad_on(input):
         node = SoftplusBackward0()
