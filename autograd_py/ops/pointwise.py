@@ -145,7 +145,7 @@ class DivBackward0(Node):
         # (self_t - other_t * result) / other_p: reads the result, so an in-place x.div_(x) gives
         # (self_t - other_t) / x_new; a missing tangent's term is a zero that still reads its primals
         from ..forward_mode import formula_tangents
-        (at, bt), (a, b) = formula_tangents(tangents, inputs, result), inputs
+        (at, bt), (_, b) = formula_tangents(tangents, inputs, result), inputs
         part = None if bt is None else bt * result
         num = at if part is None else -part if at is None else at - part
         return num / b
