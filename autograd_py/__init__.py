@@ -38,6 +38,7 @@ from .ops.math_more import deg2rad, exp2, hypot, logaddexp, logaddexp2, nan_to_n
 from .ops.comparison import (allclose, clamp, clamp_max, clamp_min, eq, equal, ge, gt, isfinite, isinf, isnan,
                              le, logical_and, logical_not, logical_or, lt, maximum, minimum, ne, where)
 from .ops.remainders import floor_divide, fmod, remainder
+from .ops.aliases import fix, greater, greater_equal, less, less_equal, not_equal, positive, ravel, swapdims
 from .ops.pointwise import (abs, add, ceil, clone, cos, div, exp, floor, log, log1p, mul, neg, pow,
                             reciprocal, relu, round, rsub, sgn, sigmoid, sign, sin, sqrt, square, sub, tan, tanh,
                             trunc)

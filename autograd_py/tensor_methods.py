@@ -268,3 +268,23 @@ def _math_more_methods():
 
 
 _math_more_methods()
+
+
+# ---------------------------------------------------------------------------- PyTorch's other names (ops.aliases)
+def _alias_methods():
+    from .ops import aliases as A
+    from .ops.comparison import where
+    from .ops.linalg import addmm
+    from .ops.pointwise import abs
+    from .ops.shape import broadcast_to
+    for name in ("greater", "greater_equal", "less", "less_equal", "not_equal", "swapdims", "fix", "ravel", "positive"):
+        setattr(Tensor, name, getattr(A, name))
+    Tensor.fix_ = _inplace_method(A.fix)
+    Tensor.absolute = abs
+    Tensor.absolute_ = _inplace_method(abs)
+    Tensor.broadcast_to = broadcast_to
+    Tensor.addmm = addmm
+    Tensor.where = lambda self, condition, other: where(condition, self, other)
+
+
+_alias_methods()

@@ -31,7 +31,7 @@ _ELEMENTWISE = (
     # tril/triu act on the last two dims, which a leading batch dim leaves where they are
     "erf erfc expm1 exp2 log2 log10 sinh cosh asin acos atan asinh acosh atanh arcsin arccos arctan arcsinh "
     "arccosh arctanh rsqrt logit xlogy sinc deg2rad rad2deg nan_to_num logaddexp logaddexp2 hypot selu celu "
-    "threshold hardshrink tril triu").split()
+    "threshold hardshrink tril triu greater greater_equal less less_equal not_equal fix positive absolute").split()
 _INPLACE = ("add_ sub_ mul_ div_ pow_ clamp_ neg_ abs_ exp_ log_ sqrt_ sin_ cos_ tanh_ sigmoid_ relu_ reciprocal_ "
             "floor_ ceil_ round_ sign_ masked_fill_ zero_ fill_ copy_ clamp_min_ clamp_max_ addcmul_ addcdiv_ lerp_ "
             "__iadd__ __isub__ __imul__ __itruediv__ __ipow__").split()
@@ -48,7 +48,8 @@ RULES.update({
     "argsort": R.dim_op(default=-1), "topk": R.dim_op(pos=2, default=-1), "split": R.dim_op(pos=2, default=0),
     "chunk": R.dim_op(pos=2, default=0), "repeat": RI.repeat, "msort": RI.msort, "index_add": RI.index_add,
     "unsqueeze": R.dim_op(offset=1), "select": RI.select_narrow, "narrow": RI.select_narrow,
-    "max": R.max_min, "min": R.max_min, "transpose": R.two_dims, "swapaxes": R.two_dims, "permute": R.permute,
+    "max": R.max_min, "min": R.max_min, "transpose": R.two_dims, "swapaxes": R.two_dims, "swapdims": R.two_dims,
+    "permute": R.permute, "ravel": lambda lv, c, a, k: R.flatten(lv, original("flatten"), a, k),
     "flip": R.flip, "squeeze": R.squeeze, "flatten": R.flatten, "t": R.t,
     "view": R.view_like, "reshape": R.view_like, "expand": R.expand, "broadcast_to": R.expand,
     "view_as": R.as_other("view"), "reshape_as": R.as_other("reshape"), "expand_as": R.as_other("expand"),
