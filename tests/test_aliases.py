@@ -25,3 +25,17 @@ def test_an_alias_under_vmap_is_the_op_per_example(name):
 def test_positive_refuses_a_bool_tensor_as_pytorch_does():
     with pytest.raises(RuntimeError, match="The `\\+` operator, on a bool tensor is not supported."):
         torch.positive(torch.tensor([True]))
+
+
+@pytest.mark.parametrize("name", ["floor", "ceil", "trunc", "round", "fix"])
+def test_rounding_an_integer_tensor_keeps_it_and_bool_has_no_kernel(name):
+    # ATen hands integers back in their dtype; NumPy 2.0 (Pyodide's) returned float64 for them, so
+    # torch.fix(torch.tensor([3, -4])) printed a float tensor in the page only
+    f = getattr(torch, name)
+    for dtype in (torch.int64, torch.int32, torch.uint8):
+        x = torch.tensor([3, 4, 200], dtype=dtype)
+        out = f(x)
+        assert out.dtype == dtype and out.tolist() == [3, 4, 200] and out.data_ptr() != x.data_ptr()
+    kernel = "trunc" if name == "fix" else name
+    with pytest.raises(NotImplementedError, match=f"\"{kernel}_vml_cpu\" not implemented for 'Bool'"):
+        f(torch.tensor([True]))

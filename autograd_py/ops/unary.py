@@ -356,17 +356,31 @@ def sgn(input):
     return out
 
 
-floor = _op("floor", np.floor, FloorBackward0, floating=False)
+def _rounding(fn, name):
+    """``fn`` (floor, ceil, trunc, round) as ATen's kernels: integers come back as they are, in
+    their dtype (NumPy 2.0, Pyodide's, returns float64 for them; 2.1 and later keep the dtype), and
+    bool has no kernel."""
+    def kernel(d):
+        if d.dtype.kind in "iu":
+            return d.copy()
+        if d.dtype.kind == "b":
+            raise NotImplementedError(f"\"{name}_vml_cpu\" not implemented for 'Bool'")
+        return fn(d)
+    kernel.__name__ = name
+    return kernel
 
 
-ceil = _op("ceil", np.ceil, CeilBackward0, floating=False)
+floor = _op("floor", _rounding(np.floor, "floor"), FloorBackward0, floating=False)
+
+
+ceil = _op("ceil", _rounding(np.ceil, "ceil"), CeilBackward0, floating=False)
 
 
 def round(input, decimals=0):
-    return _unary(input, lambda d: np.round(d, decimals), RoundBackward0, floating=False)
+    return _unary(input, _rounding(lambda d: np.round(d, decimals), "round"), RoundBackward0, floating=False)
 
 
-trunc = _op("trunc", np.trunc, TruncBackward0, floating=False)
+trunc = _op("trunc", _rounding(np.trunc, "trunc"), TruncBackward0, floating=False)
 
 
 class FracBackward0(Node):
