@@ -79,6 +79,11 @@ def libm(fn, x):
 
 
 
+def in_float64(fn, data):
+    """``fn(data)``; float32 data evaluated in float64 and rounded once (see :func:`via_float64`)."""
+    return fn(data.astype(np.float64)).astype(np.float32) if data.dtype == np.float32 else fn(data)
+
+
 def via_float64(fn):
     """``fn`` for float32 data as PyTorch's CPU kernels give it: evaluated in float64, rounded once.
 

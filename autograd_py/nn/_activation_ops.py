@@ -10,6 +10,7 @@ from ..ops import inplace
 from ..ops.base import _make, float_data, grad_on, np, record
 from ..ops.comparison import where
 from ..creation import full_like
+from ..ops.math_fns import erf
 from ..ops.pointwise import add_scalar, empty_preserving, exp, sigmoid, tanh
 
 _SQRT_2 = math.sqrt(2.0)
@@ -92,24 +93,6 @@ def elu(input, alpha=1.0):
 
 
 # ---------------------------------------------------------------------------- gelu
-class ErfBackward0(Node):
-    element_wise, args = True, ("self",)
-    def backward(self, grad):
-        x = self.saved("self")
-        return grad * (exp(-(x * x)) * (2.0 / math.sqrt(math.pi)))
-
-
-def erf(input):
-    """The error function, elementwise (GELU's backward needs it as a differentiable op)."""
-    data = float_data(input)
-    out = _make(_np_erf(data.astype(np.float64)).astype(data.dtype))
-    if grad_on(input):
-        node = ErfBackward0()
-        node.save(self=input)
-        record(out, node, (input,))
-    return out
-
-
 class GeluBackward0(Node):
     element_wise, args = True, ("self",)
     saves = ("self",)

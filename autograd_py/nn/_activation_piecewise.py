@@ -6,6 +6,7 @@ the gradient are ops of their own (``*BackwardBackward0`` nodes), as in PyTorch,
 derivative is a zero rather than an error. float32 values follow ATen's CPU kernels as measured
 against torch 2.13 (hardswish's ``x * clamp(x + 3, 0, 6) / 6`` in float32).
 """
+from .. import _fp
 from ..node import Node
 from ..ops import inplace
 from ..ops.base import Tensor, _make, grad_on, np, record
@@ -29,9 +30,7 @@ def _floating(input, kernel):
     return data
 
 
-def _in64(fn, data):
-    """``fn`` on float32 data computed in float64 and rounded once (the other dtypes as they are)."""
-    return fn(data.astype(np.float64)).astype(_F32) if data.dtype == _F32 else fn(data)
+_in64 = _fp.in_float64  # (the other activation files import it from here)
 
 
 def _unary(input, value, node_cls, keep=None, save_result=False):

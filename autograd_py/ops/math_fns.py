@@ -187,7 +187,7 @@ def logit(input, eps=None):
     if eps is not None:
         d = np.where(d < t(eps), t(eps), np.where(d > t(1 - eps), t(1 - eps), d))
     q = d / (t(1) - d)
-    out = _make(np.asarray(np.log(q.astype(np.float64)).astype(d.dtype) if d.dtype == np.float32 else np.log(q)))
+    out = _make(np.asarray(_fp.in_float64(np.log, q)))
     if grad_on(input):
         node = LogitBackward0()
         node.eps = eps
@@ -241,7 +241,7 @@ def _default_float():
 
 def _np_xlogy(a, b):
     # 0 where a == 0 unless b is NaN; float32's log rounded once from float64
-    logb = np.log(b.astype(np.float64)).astype(np.float32) if b.dtype == np.float32 else np.log(b)
+    logb = _fp.in_float64(np.log, b)
     return np.where(np.isnan(b), b, np.where(a == 0, a.dtype.type(0), a * logb)).astype(a.dtype, copy=False)
 
 

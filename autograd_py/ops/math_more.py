@@ -15,12 +15,8 @@ from .comparison import isfinite, where
 from .math_fns import _default_float
 from .unary import _op, cos, exp, sin
 
-_F32 = np.dtype(np.float32)
 _LN2 = 0.6931471805599453
 
-
-def _in64(fn, d):
-    return fn(d.astype(np.float64)).astype(_F32) if d.dtype == _F32 else fn(d)
 
 
 # ---------------------------------------------------------------------------- one input
@@ -70,7 +66,7 @@ def _np_sinc(d):
     # ATen: 1 where x == 0, else sin(pi x) / (pi x), pi x in the input's dtype
     product = d * d.dtype.type(math.pi)
     with np.errstate(invalid="ignore", divide="ignore"):
-        return np.where(d == 0, d.dtype.type(1), _in64(np.sin, product) / product)
+        return np.where(d == 0, d.dtype.type(1), _fp.in_float64(np.sin, product) / product)
 
 
 exp2 = _op("exp2", np.exp2, Exp2Backward0, "result", fn32=_fp.via_float64(np.exp2))
@@ -150,7 +146,7 @@ def _np_logaddexp(a, b, exp_fn, log1p_fn, scale):
     # ATen: a where both are the same infinity, else max + log1p(exp(-|a - b|)) (base 2: / ln 2)
     m = np.maximum(a, b)
     with np.errstate(invalid="ignore"):
-        tail = _in64(log1p_fn, _in64(exp_fn, -np.abs(a - b)))
+        tail = _fp.in_float64(log1p_fn, _fp.in_float64(exp_fn, -np.abs(a - b)))
         value = m + (tail if scale is None else tail * a.dtype.type(scale))
     return np.where(np.isinf(m) & (a == b), a, value)
 
