@@ -269,7 +269,14 @@ def layer_norm(input, normalized_shape, weight=None, bias=None, eps=1e-5):
     if not shape:
         raise RuntimeError("Expected normalized_shape to be at least 1-dimensional, i.e., containing at least one "
                            "element, but got normalized_shape = []")
-    for name, t in (("weight", weight), ("bias", bias)):
+    check_normalized_shape(input, shape, weight=weight, bias=bias)
+    return native_layer_norm(input, shape, weight, bias, eps)[0]
+
+
+def check_normalized_shape(input, shape, **affine):
+    """PyTorch's checks (and messages) of layer and RMS norm: each affine tensor given (``weight=``,
+    ``bias=``) has the normalized ``shape``, which the input's trailing dims must be."""
+    for name, t in affine.items():
         if t is not None and tuple(t.shape) != shape:
             raise RuntimeError(f"Expected {name} to be of same shape as normalized_shape, but got {name} of shape "
                                f"{_sizes(t.shape)} and normalized_shape = {_sizes(shape)}")
@@ -277,4 +284,3 @@ def layer_norm(input, normalized_shape, weight=None, bias=None, eps=1e-5):
     if len(dims) < len(shape) or dims[len(dims) - len(shape):] != shape:
         raise RuntimeError(f"Given normalized_shape={_sizes(shape)}, expected input with shape [*, "
                            f"{', '.join(str(n) for n in shape)}], but got input of size{_sizes(dims)}")
-    return native_layer_norm(input, shape, weight, bias, eps)[0]

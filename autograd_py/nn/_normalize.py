@@ -47,15 +47,9 @@ def rms_norm(input, normalized_shape, weight=None, eps=None):
         >>> F.rms_norm(torch.tensor([[3., 4.]]), (2,))
         tensor([[0.8485, 1.1314]])
     """
-    from ._layer_norm_ops import _sizes
+    from ._layer_norm_ops import check_normalized_shape
     shape = (normalized_shape,) if isinstance(normalized_shape, int) else tuple(normalized_shape)
-    if weight is not None and tuple(weight.shape) != shape:
-        raise RuntimeError(f"Expected weight to be of same shape as normalized_shape, but got weight of shape "
-                           f"{_sizes(weight.shape)} and normalized_shape = {_sizes(shape)}")
-    dims = tuple(input.shape)
-    if len(dims) < len(shape) or dims[len(dims) - len(shape):] != shape:
-        raise RuntimeError(f"Given normalized_shape={_sizes(shape)}, expected input with shape [*, "
-                           f"{', '.join(str(n) for n in shape)}], but got input of size{_sizes(dims)}")
+    check_normalized_shape(input, shape, weight=weight)
     if eps is None:
         eps = 1.1920928955078125e-07 if input.dtype == dtypes.float32 else 2.220446049250313e-16
     reduce = tuple(range(input.dim() - len(shape), input.dim()))
