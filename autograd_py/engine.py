@@ -156,6 +156,8 @@ def run_backward(roots, root_grads, keep_graph, create_graph, inputs=None, accum
     # order, and a chain of single-input nodes, or a node whose newest input becomes ready, skips
     # the heap, as does the node it overtook (a sum's earlier term, W4's chains of adds).
     alone = alone_buf = second = second_buf = None
+    # what numpy_backward.run needs to run on along a chain (not while the listener watches each node)
+    chain = (deps, needed, capture_nodes, ready, keep_graph) if listener is None else None
     try:
         # The root hands on its gradients as the loop below hands on a node's (it has no hooks,
         # formula nor saved values to run or free).
@@ -254,7 +256,6 @@ def run_backward(roots, root_grads, keep_graph, create_graph, inputs=None, accum
                             listener({"event": "accumulate", "node": id(node), "name": node.name(),
                                       "grad": grads[0], "variable": id(node.variable)})
                     continue
-            edges = node._next_functions
             g = grads[0]
             if g is not None or any(g is not None for g in grads):
                 if node.__class__ is AddBackward0 and node.alpha == 1:
@@ -262,13 +263,20 @@ def run_backward(roots, root_grads, keep_graph, create_graph, inputs=None, accum
                 else:
                     out = None
                     if numpy_pass and node.numpy_formula and not fw_levels:
-                        out = numpy_backward.run(node, grads)
+                        nxt = node._next_functions[0][0] if len(node._next_functions) == 1 else None
+                        if nxt is not None and nxt.numpy_formula and alone is None and chain is not None \
+                                and deps[nxt] == 1:
+                            # on along a chain of nodes like it, each the next to run: ``node`` is then the last
+                            node, out = numpy_backward.run(node, grads, chain)
+                        else:
+                            out = numpy_backward.run(node, grads)
                     if out is None:
                         out = node._apply(grads)  # a fresh list, which the loop below empties as it goes
                 if node._input_meta is not None:
                     out = _validate(node, out)
             else:
-                out = [None] * len(edges)
+                out = [None] * len(node._next_functions)
+            edges = node._next_functions
             if node._hooks:
                 out = run_post_hooks(node, out, grads)
             if listener is not None and node is not root:

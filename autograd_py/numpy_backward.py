@@ -16,6 +16,10 @@ arrays of zeros would give NaN against inf. Only the node that meets one steps a
 forward-mode lesson earlier in the same process costs later backward passes nothing.
 Nodes that hand the gradient on as it is (AddBackward0, CloneBackward0) gain nothing here and
 stay on Tensors.
+
+Along a chain of such nodes (each one's gradient goes to the next and nowhere else, and the engine
+would run them one after another anyway), the arrays go from formula to formula without a Tensor
+or a trip through the engine in between: ``run`` given the pass's state (``chain``).
 """
 from . import node as _node
 from .grad_mode import InferenceCounter
@@ -24,84 +28,195 @@ from .node import NeedsTensors, raw_call  # noqa: F401  (NeedsTensors: raised by
 from .node_saved import _check_saved
 from .ops.base import np
 from .ops.zerotensor import made as zeros_made
-from .saved_tensor import SavedTensor
+from .ops.pointwise import AddBackward0
+from .saved_tensor import SavedTensor, ever_packed
 
 _F64, _F32 = np.dtype(np.float64), np.dtype(np.float32)
 _ndarray, _asarray = np.ndarray, np.asarray
+_f64, _f32 = np.float64, np.float32  # NumPy scalars' classes (0-dim gradients between chained nodes)
 _node._zeros_made = zeros_made  # what Node.saved's reader of NumPy data checks
 
 
-def run(node, grads):
-    """``node._apply(grads)`` on NumPy data; None when the node must run on Tensors instead.
+def run(node, grads, chain=None):
+    """``node._apply(grads)`` on NumPy data; with ``chain``, then on along a chain of nodes.
+
+    The chain: while the one gradient a node hands on goes to a node that the engine would run
+    next anyway (one edge in, the latest sequence number of the ready ones, not an input of
+    ``grad``) and that runs nothing but its formula (no hooks; a NumPy formula or AddBackward0's
+    pass-through), that node runs here too, on the array: no Tensor is made for the gradients
+    between them and none goes through the engine's buffers, so W1's chain of 1000 ops is one
+    call. The engine asks for it only when nothing watches the pass (the step-through view's
+    listener) and no node waits to run before ``node``. One function for both, with the formula's
+    call inline: in Pyodide each Python call costs twice as much.
 
     Args:
-        node (Node): a one-output node with ``numpy_formula``.
+        node (Node): a one-output node with ``numpy_formula``, the next to run.
         grads (list of Tensor): its output gradient, not None.
+        chain (tuple, optional): the pass's ``(deps, needed, capture_nodes, ready, keep_graph)``
+            (``run_backward``'s). Without ``keep_graph`` (``retain_graph``), each node run here
+            before the last is marked freed, as the engine frees the last.
 
     Returns:
-        list or None: one Tensor (or None) per input edge, as ``_apply`` returns them.
+        list or None: one Tensor (or None) per input edge, as ``_apply`` returns them; None when
+        the node must run on Tensors instead. With ``chain``: ``(the last node run, that)``.
     """
     g = grads[0]
     if g.__class__ is not Tensor or (zeros_made[0] and "_zerotensor" in g.__dict__):
-        return None
+        return None if chain is None else (node, None)
     d = g._data
     dtype = d.dtype
     if dtype is not _F64 and dtype is not _F32 and dtype.kind != "f":
-        return None
+        return None if chain is None else (node, None)
     nd = d.ndim
     if nd > 1 and not d.flags.c_contiguous:
-        return None
-    saved = node._vars
-    if saved:
-        if node._freed:
-            return None  # _apply raises the freed-graph error as the formula on Tensors would (Node.saved relies on this)
-        # PyTorch unpacks (and checks) every saved tensor first, read or not: _check_saved, whose
-        # work is this loop for unchanged saved tensors of a live node
-        for value in saved.values():
-            if value.__class__ is not SavedTensor or value.counter[0] != value.version:
-                cls = value.__class__
-                if cls is float or cls is int or cls is bool:
-                    continue  # a number: nothing to check
-                _check_saved(node)
-                break
+        return None if chain is None else (node, None)
     arg = d if nd else d[()]
-    # no formula starts another (hooks run outside them), so there is no outer call to restore
-    raw_call[0], raw_call[1] = node, dtype
-    try:
-        out = node.backward(arg)
-    except NeedsTensors:
-        return None
-    finally:
-        raw_call[0] = None
+    first = node
+    deps = None  # the pass's state, unpacked when the chain may go on
+    while True:
+        if node.__class__ is AddBackward0:  # (only ever after the first)
+            out = (arg, arg)
+        else:
+            saved = node._vars
+            if saved:
+                if node._freed:  # _apply raises the freed-graph error as the formula on Tensors would
+                    out = None
+                    break
+                # PyTorch unpacks (and checks) every saved tensor first, read or not: _check_saved,
+                # whose work is this loop for unchanged saved tensors of a live node
+                for value in saved.values():
+                    if value.__class__ is not SavedTensor or value.counter[0] != value.version:
+                        cls = value.__class__
+                        if cls is float or cls is int or cls is bool:
+                            continue  # a number: nothing to check
+                        _check_saved(node)
+                        break
+            # no formula starts another (hooks run outside them), so there is no outer call to restore
+            raw_call[0], raw_call[1] = node, dtype
+            try:
+                out = node.backward(arg)
+            except NeedsTensors:
+                out = None
+            finally:
+                raw_call[0] = None
+            if out is None:  # (a value Node.saved cannot hand out as data): on Tensors
+                break
+        if chain is None or node._input_meta is not None or node._hooks:
+            break  # the engine validates or hooks these gradients
+        edges = node._next_functions
+        if out.__class__ is tuple:  # a binary op's gradients: on when only one edge leads anywhere
+            if len(out) != 2 or len(edges) != 2:
+                break
+            if edges[1][0] is None:
+                nxt, o = edges[0][0], out[0]
+            elif edges[0][0] is None:
+                nxt, o = edges[1][0], out[1]
+            else:
+                break
+        elif len(edges) == 1:
+            nxt, o = edges[0][0], out
+        else:
+            break
+        if nxt is None or nxt._special:
+            break
+        if deps is None:
+            deps, needed, capture_nodes, ready, keep_graph = chain
+            top = ready[0][0] if ready else None  # the first in the ready queue (none go in meanwhile)
+        if deps[nxt] != 1 or (needed is not None and nxt not in needed) or \
+                (capture_nodes and nxt in capture_nodes) or (top is not None and -nxt._seq >= top):
+            break
+        if nxt.__class__ is AddBackward0:
+            if nxt.alpha != 1:
+                break
+        elif not nxt.numpy_formula:
+            break
+        if o is arg and node is first:
+            break  # the gradient handed on as it is stays its Tensor (as grad() returns it: PyTorch's)
+        cls = o.__class__
+        if cls is _ndarray:
+            dtype = o.dtype
+            if dtype.kind != "f" or o.ndim > 1 and not o.flags.c_contiguous:
+                break
+            if not o.ndim:
+                o = o[()]
+        elif cls is _f64 or cls is _f32:
+            dtype = o.dtype
+        else:
+            break  # a Tensor, None or a Python number: the engine's way
+        if not keep_graph and node._vars is not None:  # as the engine frees a node it ran
+            node._freed = True
+            if ever_packed[0]:
+                node._release()
+        node, arg = nxt, o
+    if out is None:
+        # on Tensors: the engine runs the first node itself; a later one's gradient becomes a Tensor
+        if node is first:
+            return None if chain is None else (node, None)
+        return node, node._apply([_tensor(arg)])
+    # The result as _apply returns it: a list of Tensors (or None); the gradient handed on as it is
+    # stays its Tensor ``g`` (the first node's; a later node's gradient is an array here, and
+    # _tensors makes it a Tensor). A node's usual results inline (_make's body, as _tensor): one
+    # array, or a binary op's two (once per node).
+    if node is not first:
+        return node, _tensors(out, arg, None)
     if type(out) is not tuple:
-        if out is None or out is arg or out.__class__ is Tensor:
-            return None if out is None else [g if out is arg else out]
-        # _make's body (one call less for the most common result, one array)
-        t = _new(Tensor)
-        t._data = out if out.__class__ is _ndarray else _asarray(out)
-        t._version_counter = [0] if not _inference[0] else InferenceCounter((0,))
-        return [t]
-    if len(out) == 2:  # most nodes with a tuple: a binary op's two gradients
-        a, b = out
-        if a is None or a is arg or a.__class__ is Tensor:
-            ra = None if a is None else g if a is arg else a
-        else:  # _make's body, as above
-            ra = _new(Tensor)
-            ra._data = a if a.__class__ is _ndarray else _asarray(a)
-            ra._version_counter = [0] if not _inference[0] else InferenceCounter((0,))
-        if b is None or b is a:
-            return [ra, None if b is None else ra]
-        if b is arg or b.__class__ is Tensor:
-            return [ra, g if b is arg else b]
+        if out is arg or out.__class__ is Tensor:
+            result = [g if out is arg else out]
+        else:
+            t = _new(Tensor)
+            t._data = out if out.__class__ is _ndarray else _asarray(out)
+            t._version_counter = [0] if not _inference[0] else InferenceCounter((0,))
+            result = [t]
+        return result if chain is None else (node, result)
+    if len(out) != 2:
+        result = _tensors(out, arg, g)
+        return result if chain is None else (node, result)
+    a, b = out
+    if a is None or a is arg or a.__class__ is Tensor:
+        ra = None if a is None else g if a is arg else a
+    else:
+        ra = _new(Tensor)
+        ra._data = a if a.__class__ is _ndarray else _asarray(a)
+        ra._version_counter = [0] if not _inference[0] else InferenceCounter((0,))
+    if b is None or b is a:
+        result = [ra, None if b is None else ra]
+    elif b is arg or b.__class__ is Tensor:
+        result = [ra, g if b is arg else b]
+    else:
         rb = _new(Tensor)
         rb._data = b if b.__class__ is _ndarray else _asarray(b)
         rb._version_counter = [0] if not _inference[0] else InferenceCounter((0,))
-        return [ra, rb]
+        result = [ra, rb]
+    return result if chain is None else (node, result)
+
+
+def _tensors(out, arg, g):
+    """A formula's result on NumPy data as ``_apply`` returns it: a list of Tensors (or None). The
+    gradient ``arg`` handed on as it is stays its Tensor ``g`` (given None: a new one)."""
+    if type(out) is not tuple:
+        if out is arg:
+            return [g if g is not None else _tensor(arg)]
+        return [out if out.__class__ is Tensor else _tensor(out)]
+    if len(out) == 2:  # most nodes with a tuple: a binary op's two gradients
+        a, b = out
+        if a is None or a.__class__ is Tensor:
+            ra = a
+        elif a is arg:
+            ra = g if g is not None else _tensor(arg)
+        else:
+            ra = _tensor(a)
+        if b is None or b is a:
+            return [ra, None if b is None else ra]
+        if b.__class__ is Tensor:
+            return [ra, b]
+        if b is arg:
+            return [ra, g if g is not None else _tensor(arg)]
+        return [ra, _tensor(b)]
     result = []
     for i, o in enumerate(out):
         if o is None:
             result.append(None)
-        elif o is arg:
+        elif o is arg and g is not None:
             result.append(g)  # handed on as is: the same tensor, as on the Tensor path
         else:
             for j in range(i):
@@ -112,3 +227,10 @@ def run(node, grads):
                 result.append(o if o.__class__ is Tensor else _make(o))
     return result
 
+
+def _tensor(data):
+    """_make's body: one call less for the values handed back."""
+    t = _new(Tensor)
+    t._data = data if data.__class__ is _ndarray else _asarray(data)
+    t._version_counter = [0] if not _inference[0] else InferenceCounter((0,))
+    return t

@@ -5,22 +5,13 @@ import numpy as np
 import pytest
 
 import autograd_py as T
-from autograd_py import numpy_backward
+
+import numpy_path_spy
 
 
 @pytest.fixture
 def on_arrays(monkeypatch):
-    ran = []
-    original = numpy_backward.run
-
-    def counting(node, grads):
-        out = original(node, grads)
-        if out is not None:
-            ran.append(type(node).__name__)
-        return out
-
-    monkeypatch.setattr(numpy_backward, "run", counting)
-    return ran
+    return numpy_path_spy.record(monkeypatch)
 
 
 @pytest.mark.parametrize("dtype", [T.float32, T.float64])

@@ -11,7 +11,8 @@ import numpy as np
 import pytest
 
 import autograd_py as T
-from autograd_py import numpy_backward
+
+import numpy_path_spy
 from autograd_py.ops import zerotensor
 
 MATRIX = np.arange(12.0).reshape(4, 3) / 7
@@ -54,17 +55,7 @@ MAY_STEP_ASIDE = {"float32 times a float64 0-dim"}
 @pytest.fixture
 def numpy_path(monkeypatch):
     """Counts the nodes the NumPy path ran."""
-    ran = []
-    original = numpy_backward.run
-
-    def counting(node, grads):
-        out = original(node, grads)
-        if out is not None:
-            ran.append(type(node).__name__)
-        return out
-
-    monkeypatch.setattr(numpy_backward, "run", counting)
-    return ran
+    return numpy_path_spy.record(monkeypatch)
 
 
 @pytest.mark.parametrize("shape", [(), (3,), (2, 3)], ids=["0-dim", "1-d", "2-d"])
