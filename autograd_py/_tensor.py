@@ -14,6 +14,7 @@ from .devices import CPU as _CPU
 from .devices import device, refuse_cuda  # noqa: F401  (device: torch.device)
 from ._warn import warn_once
 from .node import AccumulateGrad, RemovableHandle, _HookDict
+from .saved_tensor import bump_version
 
 NON_LEAF_GRAD_WARNING = (
     "The .grad attribute of a Tensor that is not a leaf Tensor is being accessed. Its .grad attribute "
@@ -514,7 +515,7 @@ class Tensor:
         if self._data.flags.writeable and (self._data.shape == grad._data.shape or np.broadcast_shapes(
                 self._data.shape, grad._data.shape) == self._data.shape):  # (a leaf unsqueeze_'d since)
             np.add(self._data, grad._data, out=self._data, casting="unsafe")
-            self._version_counter[0] += 1
+            bump_version(self)
         else:
             self._data = self._data + grad._data
 

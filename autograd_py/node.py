@@ -11,7 +11,7 @@ import itertools
 import weakref
 
 from .node_saved import _check_saved, _kept_property, _raw_saved_property, _saved_property, _wrapped_number
-from .saved_tensor import FREED_MESSAGE, SavedTensor, UndefinedSaved, default_hooks, ever_packed
+from .saved_tensor import FREED_MESSAGE, SavedTensor, UndefinedSaved, default_hooks, ever_packed, last_write
 from .saved_tensor import op_name as _op_name  # noqa: F401  (imported from here by ops)
 
 _sequence = itertools.count()
@@ -346,7 +346,7 @@ class Node:
     def _apply(self, grads):
         """The engine's entry point: ``backward`` on the list of output gradients; returns a list,
         one per input edge."""
-        if self._vars:
+        if self._vars and (self._freed or self._seq < last_write[0]):  # (written since: saved_tensor.last_write)
             _check_saved(self)
         if self.num_outputs == 1:
             out = self.backward(grads[0])

@@ -29,7 +29,7 @@ from .node_saved import _check_saved
 from .ops.base import np
 from .ops.zerotensor import made as zeros_made
 from .ops.pointwise import AddBackward0
-from .saved_tensor import SavedTensor, ever_packed
+from .saved_tensor import SavedTensor, ever_packed, last_write
 
 _F64, _F32 = np.dtype(np.float64), np.dtype(np.float32)
 _ndarray, _asarray = np.ndarray, np.asarray
@@ -83,14 +83,16 @@ def run(node, grads, chain=None):
                     out = None
                     break
                 # PyTorch unpacks (and checks) every saved tensor first, read or not: _check_saved,
-                # whose work is this loop for unchanged saved tensors of a live node
-                for value in saved.values():
-                    if value.__class__ is not SavedTensor or value.counter[0] != value.version:
-                        cls = value.__class__
-                        if cls is float or cls is int or cls is bool:
-                            continue  # a number: nothing to check
-                        _check_saved(node)
-                        break
+                # whose work is this loop for unchanged saved tensors of a live node; none can have
+                # changed unless something was written in place since the node was made (fresh)
+                if node._seq < last_write[0]:
+                    for value in saved.values():
+                        if value.__class__ is not SavedTensor or value.counter[0] != value.version:
+                            cls = value.__class__
+                            if cls is float or cls is int or cls is bool:
+                                continue  # a number: nothing to check
+                            _check_saved(node)
+                            break
             # no formula starts another (hooks run outside them), so there is no outer call to restore
             raw_call[0], raw_call[1] = node, dtype
             try:

@@ -20,6 +20,29 @@ ever_packed = [False]
 _grad_state = grad_mode._state
 _fw_levels = forward_mode.levels
 
+# The sequence number the next node would take, as of the last in-place write (``bump_version``);
+# -1: none yet. A node made after it (``node._seq >= last_write[0]``) cannot have seen a tensor it
+# saved change since, so backward skips that node's check of saved versions: W1's chain is a
+# thousand such nodes.
+last_write = [-1]
+_count_repr_start = len("count(")
+
+
+def bump_version(t, times=1):
+    """Counts ``times`` in-place writes on ``t``: every version bump goes through here, so that
+    ``last_write`` stays true (``tests/test_saved_versions.py`` checks that nothing else bumps).
+
+    Args:
+        t (Tensor): the tensor written (its views share the counter).
+        times (int): how many writes PyTorch's op would count.
+    """
+    t._version_counter[0] += times
+    from .node import _sequence  # (node imports this module)
+    # itertools.count only shows its next value in its repr: taking it with next() would use up a
+    # sequence number, which PyTorch does not (grad_fn._sequence_nr() shows the gaps)
+    last_write[0] = int(repr(_sequence)[_count_repr_start:-1])
+
+
 FREED_MESSAGE = (
     "Trying to backward through the graph a second time (or directly access saved tensors after "
     "they have already been freed). Saved intermediate values of the graph are freed when you call "

@@ -10,6 +10,7 @@ from .. import forward_mode, grad_mode
 from .._tensor import Tensor, _make
 from ..node import FREED_MESSAGE, Node, SavedTensor
 from . import function_jvp
+from ..saved_tensor import bump_version
 
 DIRTY_NOT_RETURNED = ("Some elements marked as dirty during the forward method were not returned as output. The "
                       "inputs that are modified inplace must all be outputs of the Function.")
@@ -291,7 +292,7 @@ def _bump_dirty(ctx):
         if not isinstance(t, Tensor):
             raise RuntimeError("mark_dirty can only accept variables, but argument ")
         dirty[id(t)] = t
-        t._version_counter[0] += 1
+        bump_version(t)
     return dirty
 
 

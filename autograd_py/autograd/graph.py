@@ -143,7 +143,7 @@ def increment_version(tensor):
     write that autograd did not see would have."""
     from .._tensor import Tensor
     for t in (tensor,) if isinstance(tensor, Tensor) else tensor:
-        t._version_counter[0] += 1
+        _saved.bump_version(t)
 
 
 class _MultiHandle(RemovableHandle):

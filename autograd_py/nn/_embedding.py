@@ -2,6 +2,7 @@
 from .. import grad_mode
 from ..node import Node
 from ..ops.base import Tensor, _make, grad_on, np, record
+from ..saved_tensor import bump_version
 
 
 class EmbeddingBackward0(Node):
@@ -95,4 +96,4 @@ def _renorm_rows(weight, rows, max_norm, norm_type):
     scale = np.where(norms > max_norm, max_norm / (norms + 1e-7), 1.0)
     with grad_mode.no_grad():
         weight._data[rows] = (data * scale[:, None]).astype(weight._data.dtype)
-        weight._version_counter[0] += 1
+        bump_version(weight)

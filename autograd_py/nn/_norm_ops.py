@@ -15,6 +15,7 @@ from .. import _fp
 from ..node import Node
 from ..ops.base import _make, grad_on, record
 from ..ops.float_sum import reduce_all
+from ..saved_tensor import bump_version
 
 # ATen splits a channels-last reduction's rows between its threads (at::parallel_for, grain 1);
 # torch.get_num_threads() was 2 where the goldens were recorded.
@@ -124,11 +125,11 @@ def _update_stats(x, running_mean, running_var, momentum, eps):
     if running_mean is not None:
         rm = running_mean._data
         rm[...] = new * mean + keep * rm.astype(dt, copy=False)
-        running_mean._version_counter[0] += 1
+        bump_version(running_mean)
     if running_var is not None:
         rv = running_var._data
         rv[...] = _fp.fma(np.full_like(unbiased, new), unbiased, keep * rv.astype(dt, copy=False))
-        running_var._version_counter[0] += 1
+        bump_version(running_var)
     return mean, invstd
 
 

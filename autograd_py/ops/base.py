@@ -5,6 +5,7 @@ import numpy as np
 
 from .. import dtypes, forward_mode, grad_mode
 from .._tensor import Tensor, _make, _new  # noqa: F401  (_new: the ops' inlined _make)
+from ..saved_tensor import bump_version
 
 __all__ = ["Tensor", "_make", "grad_on", "record", "record_outputs", "as_view", "operands",
            "to_tensor", "np", "float_data", "result_np_dtype", "batch_ndim", "batched"]
@@ -241,7 +242,7 @@ def _record_outputs(outs, node, inputs):
 def written_in_place(t, times=1):
     """Returns the fresh tensor ``t``, which PyTorch's formula would have built by writing into a new
     tensor in place (``zeros(...).index_put_(...)``, ``.masked_fill_(...)``): its version shows the writes."""
-    t._version_counter[0] += times
+    bump_version(t, times)
     return t
 
 

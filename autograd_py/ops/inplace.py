@@ -11,7 +11,7 @@ import weakref
 
 from .. import forward_mode, grad_mode
 from ..node import Node, SavedTensor
-from ..saved_tensor import FREED_MESSAGE, before_write
+from ..saved_tensor import FREED_MESSAGE, before_write, bump_version
 from .base import Tensor, _make, in_place, np, record
 from .inplace_views import (UNREAD_LEAF, _move_retain_grad, _new_hook_dict, _refresh_views, _strided_view,
                             settle)
@@ -76,7 +76,7 @@ def _write(t, data, where=None, reads=None, compute=None):
         t._data[...] = data
     else:
         np.copyto(t._data, data, where=where)
-    t._version_counter[0] += 1
+    bump_version(t)
 
 
 INTERNAL_OVERLAP_MESSAGE = ("unsupported operation: more than one element of the written-to tensor refers to a "

@@ -8,6 +8,7 @@ from ..node import Node
 from .base import _make, grad_on, in_place, np, record, written_in_place
 from .shape import view_indices
 from .view_meta import mark_stale
+from ..saved_tensor import bump_version
 
 
 # A regenerated view whose grad_fn was None and has not been read since (``Tensor._kept_fn``):
@@ -230,7 +231,7 @@ def view_(t, op, *args):
         reshape_tangents(t, out, op, args)
     if old_shape and not out._data.ndim:
         t._size0_slot = old_shape[0]
-    t._version_counter[0] += 1
+    bump_version(t)
     if "_view_fn" in t.__dict__:
         t._view_fn, t._np_view_fn = out._view_fn, out._np_view_fn
     recorded = out._grad_fn is not None and out._grad_fn is not t._grad_fn

@@ -12,6 +12,7 @@ import numpy as np
 
 from .. import _fp, grad_mode
 from .._tensor import Tensor, _make
+from ..saved_tensor import bump_version
 
 
 class _RequiredParameter:
@@ -43,7 +44,7 @@ def fma(a, b, c):
 def write_(tensor, array):
     """Stores ``array`` into ``tensor``'s storage in place, as an untracked in-place op would."""
     tensor._data[...] = array
-    tensor._version_counter[0] += 1
+    bump_version(tensor)
 
 
 def state_tensor(array):

@@ -11,6 +11,7 @@ from .. import dtypes
 from .._tensor import Size, Tensor, _make
 from ..devices import as_device
 from . import samplers as S
+from ..saved_tensor import bump_version
 
 D = S.D
 
@@ -54,7 +55,7 @@ def _finish(t, requires_grad, out=None):
     if out is not None:  # written in place when the shape fits, else resized, as resize_output does
         if out._data.shape == t._data.shape:
             out._data[...] = t._data
-            out._version_counter[0] += 1
+            bump_version(out)
         else:
             out._data = t._data.astype(out._data.dtype)
         return out
