@@ -73,6 +73,7 @@ def run(node, grads, chain=None):
     arg = d if nd else d[()]
     first = node
     deps = None  # the pass's state, unpacked when the chain may go on
+    raw_call[1] = dtype
     while True:
         if node.__class__ is AddBackward0:  # (only ever after the first)
             out = (arg, arg)
@@ -84,7 +85,7 @@ def run(node, grads, chain=None):
                     break
                 # PyTorch unpacks (and checks) every saved tensor first, read or not: _check_saved,
                 # whose work is this loop for unchanged saved tensors of a live node; none can have
-                # changed unless something was written in place since the node was made (fresh)
+                # changed unless something was written in place since the node was made (last_write)
                 if node._seq < last_write[0]:
                     for value in saved.values():
                         if value.__class__ is not SavedTensor or value.counter[0] != value.version:
@@ -93,8 +94,9 @@ def run(node, grads, chain=None):
                                 continue  # a number: nothing to check
                             _check_saved(node)
                             break
-            # no formula starts another (hooks run outside them), so there is no outer call to restore
-            raw_call[0], raw_call[1] = node, dtype
+            # no formula starts another (hooks run outside them), so there is no outer call to
+            # restore; raw_call[1], the gradient's dtype, is set where it changes
+            raw_call[0] = node
             try:
                 out = node.backward(arg)
             except NeedsTensors:
@@ -136,13 +138,18 @@ def run(node, grads, chain=None):
             break  # the gradient handed on as it is stays its Tensor (as grad() returns it: PyTorch's)
         cls = o.__class__
         if cls is _ndarray:
-            dtype = o.dtype
-            if dtype.kind != "f" or o.ndim > 1 and not o.flags.c_contiguous:
+            nd = o.ndim
+            if nd > 1 and not o.flags.c_contiguous:
                 break
-            if not o.ndim:
+            if o.dtype is not dtype:
+                if o.dtype.kind != "f":
+                    break
+                dtype = raw_call[1] = o.dtype
+            if not nd:
                 o = o[()]
         elif cls is _f64 or cls is _f32:
-            dtype = o.dtype
+            if o.dtype is not dtype:
+                dtype = raw_call[1] = o.dtype
         else:
             break  # a Tensor, None or a Python number: the engine's way
         if not keep_graph and node._vars is not None:  # as the engine frees a node it ran
