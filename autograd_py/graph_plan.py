@@ -20,16 +20,23 @@ def collect(root, want_order=False):
     order = [root] if want_order else None
     stack = [root]
     while stack:
-        for nxt, _ in stack.pop()._next_functions:
-            if nxt is None:
-                continue
-            if nxt in deps:
-                deps[nxt] += 1
-            else:  # first sight: the root is never an edge target, so deps doubles as "seen"
-                deps[nxt] = 1
-                stack.append(nxt)
-                if want_order:
-                    order.append(nxt)
+        node = stack.pop()
+        while node is not None:
+            follow = None  # a node seen first here is walked next, without the stack: a chain's way on
+            for nxt, _ in node._next_functions:
+                if nxt is None:
+                    continue
+                if nxt in deps:
+                    deps[nxt] += 1
+                else:  # first sight: the root is never an edge target, so deps doubles as "seen"
+                    deps[nxt] = 1
+                    if want_order:
+                        order.append(nxt)
+                    if follow is None:
+                        follow = nxt
+                    else:
+                        stack.append(nxt)
+            node = follow
     return deps, order
 
 
@@ -46,19 +53,25 @@ def collect_for(root, targets):
     ends_elsewhere = False  # a node without children that is no target
     while stack:
         node = stack.pop()
-        children = False
-        for nxt, _ in node._next_functions:
-            if nxt is None:
-                continue
-            children = True
-            if nxt in deps:
-                deps[nxt] += 1
-            else:
-                deps[nxt] = 1
-                stack.append(nxt)
-                order.append(nxt)
-        if not children and not ends_elsewhere and node not in targets:
-            ends_elsewhere = True
+        while node is not None:
+            follow = None  # (as collect walks)
+            children = False
+            for nxt, _ in node._next_functions:
+                if nxt is None:
+                    continue
+                children = True
+                if nxt in deps:
+                    deps[nxt] += 1
+                else:
+                    deps[nxt] = 1
+                    order.append(nxt)
+                    if follow is None:
+                        follow = nxt
+                    else:
+                        stack.append(nxt)
+            if not children and not ends_elsewhere and node not in targets:
+                ends_elsewhere = True
+            node = follow
     if ends_elsewhere:
         return deps, order, needed_nodes(order, targets)
     needed = set(deps)

@@ -107,27 +107,30 @@ def run(node, grads, chain=None):
                 break
         if chain is None or node._input_meta is not None or node._hooks:
             break  # the engine validates or hooks these gradients
-        edges = node._next_functions
-        if out.__class__ is tuple:  # a binary op's gradients: on when only one edge leads anywhere
-            if len(out) != 2 or len(edges) != 2:
-                break
-            if edges[1][0] is None:
-                nxt, o = edges[0][0], out[0]
-            elif edges[0][0] is None:
-                nxt, o = edges[1][0], out[1]
+        # Where the gradient goes: the one edge, or a binary op's one edge that leads anywhere.
+        # (Unpacking checks the lengths: len() is a call, dear in Pyodide, on every node.)
+        try:
+            if out.__class__ is tuple:
+                (edge, other_edge), (o, other) = node._next_functions, out
+                nxt = edge[0]
+                if other_edge[0] is not None:
+                    if nxt is not None:
+                        break
+                    nxt, o = other_edge[0], other
             else:
-                break
-        elif len(edges) == 1:
-            nxt, o = edges[0][0], out
-        else:
+                ((nxt, _),) = node._next_functions
+                o = out
+        except ValueError:
             break
         if nxt is None or nxt._special:
             break
         if deps is None:
             deps, needed, capture_nodes, ready, keep_graph = chain
             top = ready[0][0] if ready else None  # the first in the ready queue (none go in meanwhile)
-        if deps[nxt] != 1 or (needed is not None and nxt not in needed) or \
-                (capture_nodes and nxt in capture_nodes) or (top is not None and -nxt._seq >= top):
+            plain = needed is None and not capture_nodes and top is None
+        if deps[nxt] != 1 or not plain and ((needed is not None and nxt not in needed) or
+                                            (capture_nodes and nxt in capture_nodes) or
+                                            (top is not None and -nxt._seq >= top)):
             break
         if nxt.__class__ is AddBackward0:
             if nxt.alpha != 1:
