@@ -38,7 +38,7 @@ class SigmoidBackwardBackward0(Node):
 
 
 def _fused_backward(grad, output, np_fn, node_cls):
-    if grad.__class__ is not Tensor and not isinstance(grad, Tensor):
+    if grad.__class__ is _ndarray or grad.__class__ is not Tensor and not isinstance(grad, Tensor):
         return np_fn(grad, output)  # a formula running on NumPy data (numpy_backward)
     out = _make(np_fn(grad._data, output._data))
     if grad_on(grad, output):
@@ -62,7 +62,7 @@ def _sigmoid_grad(g, y):
 
 def tanh_backward(grad, output):
     """``grad * (1 - output²)`` as one op, as in PyTorch; it has its own (double) backward."""
-    if grad.__class__ is not Tensor and not isinstance(grad, Tensor):
+    if grad.__class__ is _ndarray or grad.__class__ is not Tensor and not isinstance(grad, Tensor):
         # NumPy data (numpy_backward): _tanh_grad's body, inline
         if grad.dtype is _F32:
             return grad * _fp.fma32(-output, output, 1.0)
@@ -75,7 +75,7 @@ def tanh_backward(grad, output):
 
 def sigmoid_backward(grad, output):
     """``grad * output * (1 - output)`` as one op, as in PyTorch; it has its own backward."""
-    if grad.__class__ is not Tensor and not isinstance(grad, Tensor):
+    if grad.__class__ is _ndarray or grad.__class__ is not Tensor and not isinstance(grad, Tensor):
         return _sigmoid_grad(grad, output)  # NumPy data (numpy_backward)
     return _fused_backward(grad, output, _sigmoid_grad, SigmoidBackwardBackward0)
 
@@ -96,7 +96,7 @@ def threshold_backward(grad, result):
 
     A primitive of its own, as in PyTorch, so relu has a (zero) second derivative.
     """
-    if grad.__class__ is not Tensor and not isinstance(grad, Tensor):
+    if grad.__class__ is _ndarray or grad.__class__ is not Tensor and not isinstance(grad, Tensor):
         return np.where(result <= 0, 0, grad).astype(grad.dtype, copy=False)  # NumPy data (numpy_backward)
     out = _make(np.where(result._data <= 0, 0, grad._data).astype(grad._data.dtype, copy=False))
     if grad_on(grad, result):

@@ -120,7 +120,7 @@ class AddBackward1(Node):
 
 def add_scalar(input, other):
     """``input + other`` for a number, as ATen's formulas add (``add.Scalar``: AddBackward1)."""
-    if input.__class__ is not Tensor and not isinstance(input, Tensor):
+    if input.__class__ is _ndarray or input.__class__ is not Tensor and not isinstance(input, Tensor):
         return np.add(input, other)  # a formula running on NumPy data (numpy_backward)
     out = _make(np.add(input._data, other))
     if grad_on(input):
@@ -304,7 +304,7 @@ class DivBackward1(Node):
 
 def div_scalar(input, other):
     """``input / other`` for a number ``other``, as ATen's formulas divide (``div.Scalar``: DivBackward1)."""
-    if input.__class__ is not Tensor and not isinstance(input, Tensor):
+    if input.__class__ is _ndarray or input.__class__ is not Tensor and not isinstance(input, Tensor):
         return np.asarray(np.true_divide(input, other), dtype=input.dtype)  # NumPy data (numpy_backward)
     out = _make(np.asarray(np.true_divide(input._data, other), dtype=input._data.dtype))
     if _zeros_made[0]:

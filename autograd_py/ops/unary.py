@@ -26,22 +26,26 @@ def _elementwise(fn, node_cls, saves=None, floating=True, fn32=None):
     in Pyodide)."""
 
     def op(input):
-        if input.__class__ is not Tensor and not isinstance(input, Tensor):
-            if input.__class__ is _ndarray or isinstance(input, np.generic):
+        cls = input.__class__
+        if cls is not Tensor:
+            if cls is _ndarray or not isinstance(input, Tensor) and isinstance(input, np.generic):
                 # a formula running on NumPy data (numpy_backward)
                 return fn(input) if fn32 is None or input.dtype is _F64 or input.dtype != _F32 else fn32(input)
-            if raw_call[0] is None:  # not a formula's number, but a user's: torch.sin(0.5)
-                raise TypeError(f"{op.__name__}(): argument 'input' (position 1) must be Tensor, "
-                                f"not {type(input).__name__}")
-            return fn(input)
+            if not isinstance(input, Tensor):
+                if raw_call[0] is None:  # not a formula's number, but a user's: torch.sin(0.5)
+                    raise TypeError(f"{op.__name__}(): argument 'input' (position 1) must be Tensor, "
+                                    f"not {type(input).__name__}")
+                return fn(input)
         data = input._data
-        if floating and data.dtype is not _F64 and data.dtype.kind != "f":
+        dt = data.dtype
+        if floating and dt is not _F64 and dt.kind != "f":
             data = float_data(input)
+            dt = data.dtype
         if data.ndim > 1 and 0 in data.strides and data.size > 1:
             # An expanded input: NumPy would lay the result's stride-0 dims innermost; TensorIterator
             # keeps them where they are (preserve_layout's order)
-            data = preserve_layout(data, data.dtype)
-        res = fn(data) if fn32 is None or data.dtype is _F64 or data.dtype != _F32 else fn32(data)
+            data = preserve_layout(data, dt)
+        res = fn(data) if fn32 is None or dt is _F64 or dt != _F32 else fn32(data)
         if _inference[0]:
             out = _make(res)
         else:  # _make's body: this runs once per op
