@@ -73,93 +73,95 @@ def run(node, grads, chain=None):
     arg = d if nd else d[()]
     first = node
     deps = None  # the pass's state, unpacked when the chain may go on
+    # no formula starts another (hooks run outside them), so no outer call's raw_call is to be
+    # restored: it names the running node, and raw_call[1] the gradient's dtype, set where it changes
     raw_call[1] = dtype
-    while True:
-        if node.__class__ is AddBackward0:  # (only ever after the first)
-            out = (arg, arg)
-        else:
-            saved = node._vars
-            if saved:
-                if node._freed:  # _apply raises the freed-graph error as the formula on Tensors would
-                    out = None
-                    break
-                # PyTorch unpacks (and checks) every saved tensor first, read or not: _check_saved,
-                # whose work is this loop for unchanged saved tensors of a live node; none can have
-                # changed unless something was written in place since the node was made (last_write)
-                if node._seq < last_write[0]:
-                    for value in saved.values():
-                        if value.__class__ is not SavedTensor or value.counter[0] != value.version:
-                            cls = value.__class__
-                            if cls is float or cls is int or cls is bool:
-                                continue  # a number: nothing to check
-                            _check_saved(node)
-                            break
-            # no formula starts another (hooks run outside them), so there is no outer call to
-            # restore; raw_call[1], the gradient's dtype, is set where it changes
-            raw_call[0] = node
-            try:
-                out = node.backward(arg)
-            except NeedsTensors:
-                out = None
-            finally:
-                raw_call[0] = None
-            if out is None:  # (a value Node.saved cannot hand out as data): on Tensors
-                break
-        if chain is None or node._input_meta is not None or node._hooks:
-            break  # the engine validates or hooks these gradients
-        # Where the gradient goes: the one edge, or a binary op's one edge that leads anywhere.
-        # (Unpacking checks the lengths: len() is a call, dear in Pyodide, on every node.)
-        try:
-            if out.__class__ is tuple:
-                (edge, other_edge), (o, other) = node._next_functions, out
-                nxt = edge[0]
-                if other_edge[0] is not None:
-                    if nxt is not None:
-                        break
-                    nxt, o = other_edge[0], other
+    go_on = chain is not None and not node._hooks  # (a later node has none: it is not _special)
+    try:
+        while True:
+            if node.__class__ is AddBackward0:  # (only ever after the first)
+                out = (arg, arg)
             else:
-                ((nxt, _),) = node._next_functions
-                o = out
-        except ValueError:
-            break
-        if nxt is None or nxt._special:
-            break
-        if deps is None:
-            deps, needed, capture_nodes, ready, keep_graph = chain
-            top = ready[0][0] if ready else None  # the first in the ready queue (none go in meanwhile)
-            plain = needed is None and not capture_nodes and top is None
-        if deps[nxt] != 1 or not plain and ((needed is not None and nxt not in needed) or
-                                            (capture_nodes and nxt in capture_nodes) or
-                                            (top is not None and -nxt._seq >= top)):
-            break
-        if nxt.__class__ is AddBackward0:
-            if nxt.alpha != 1:
-                break
-        elif not nxt.numpy_formula:
-            break
-        if o is arg and node is first:
-            break  # the gradient handed on as it is stays its Tensor (as grad() returns it: PyTorch's)
-        cls = o.__class__
-        if cls is _ndarray:
-            nd = o.ndim
-            if nd > 1 and not o.flags.c_contiguous:
-                break
-            if o.dtype is not dtype:
-                if o.dtype.kind != "f":
+                saved = node._vars
+                if saved:
+                    if node._freed:  # _apply raises the freed-graph error as the formula on Tensors would
+                        out = None
+                        break
+                    # PyTorch unpacks (and checks) every saved tensor first, read or not: _check_saved,
+                    # whose work is this loop for unchanged saved tensors of a live node; none can have
+                    # changed unless something was written in place since the node was made (last_write)
+                    if node._seq < last_write[0]:
+                        for value in saved.values():
+                            if value.__class__ is not SavedTensor or value.counter[0] != value.version:
+                                cls = value.__class__
+                                if cls is float or cls is int or cls is bool:
+                                    continue  # a number: nothing to check
+                                _check_saved(node)
+                                break
+                raw_call[0] = node
+                try:
+                    out = node.backward(arg)
+                except NeedsTensors:
+                    out = None
+                if out is None:  # (a value Node.saved cannot hand out as data): on Tensors
                     break
-                dtype = raw_call[1] = o.dtype
-            if not nd:
-                o = o[()]
-        elif cls is _f64 or cls is _f32:
-            if o.dtype is not dtype:
-                dtype = raw_call[1] = o.dtype
-        else:
-            break  # a Tensor, None or a Python number: the engine's way
-        if not keep_graph and node._vars is not None:  # as the engine frees a node it ran
-            node._freed = True
-            if ever_packed[0]:
-                node._release()
-        node, arg = nxt, o
+            if not go_on or node._input_meta is not None:
+                break  # the engine validates these gradients
+            # Where the gradient goes: the one edge, or a binary op's one edge that leads anywhere.
+            # (Unpacking checks the lengths: len() is a call, dear in Pyodide, on every node.)
+            try:
+                if out.__class__ is tuple:
+                    (edge, other_edge), (o, other) = node._next_functions, out
+                    nxt = edge[0]
+                    if other_edge[0] is not None:
+                        if nxt is not None:
+                            break
+                        nxt, o = other_edge[0], other
+                else:
+                    ((nxt, _),) = node._next_functions
+                    o = out
+            except ValueError:
+                break
+            if nxt is None or nxt._special:
+                break
+            if deps is None:
+                deps, needed, capture_nodes, ready, keep_graph = chain
+                top = ready[0][0] if ready else None  # the first in the ready queue (none go in meanwhile)
+                plain = needed is None and not capture_nodes and top is None
+            if deps[nxt] != 1 or not plain and ((needed is not None and nxt not in needed) or
+                                                (capture_nodes and nxt in capture_nodes) or
+                                                (top is not None and -nxt._seq >= top)):
+                break
+            if nxt.__class__ is AddBackward0:
+                if nxt.alpha != 1:
+                    break
+            elif not nxt.numpy_formula:
+                break
+            if o is arg and node is first:
+                break  # the gradient handed on as it is stays its Tensor (as grad() returns it: PyTorch's)
+            cls = o.__class__
+            if cls is _ndarray:
+                nd = o.ndim
+                if nd > 1 and not o.flags.c_contiguous:
+                    break
+                if o.dtype is not dtype:
+                    if o.dtype.kind != "f":
+                        break
+                    dtype = raw_call[1] = o.dtype
+                if not nd:
+                    o = o[()]
+            elif cls is _f64 or cls is _f32:
+                if o.dtype is not dtype:
+                    dtype = raw_call[1] = o.dtype
+            else:
+                break  # a Tensor, None or a Python number: the engine's way
+            if not keep_graph and node._vars is not None:  # as the engine frees a node it ran
+                node._freed = True
+                if ever_packed[0]:
+                    node._release()
+            node, arg = nxt, o
+    finally:
+        raw_call[0] = None
     if out is None:
         # on Tensors: the engine runs the first node itself; a later one's gradient becomes a Tensor
         if node is first:
