@@ -213,7 +213,8 @@ def auto_element_wise(node, tangents, inputs, out):
     formula of that input alone, run with the tangent as the output gradient and the primals in
     place of the saved values; the contributions add up."""
     names = node.args if node.args is not None else ("self", "other")[:len(inputs)]
-    primals = dict(node._vars or {})
+    from .node_saved import saved_map  # (node_saved imports what imports this module)
+    primals = dict(saved_map(node) or {})
     for name, x in zip(names, inputs):
         primals[name] = x
     primals["result"] = out

@@ -10,7 +10,7 @@ and ``keeps`` for the other arguments (numbers, dims, sizes), read from the node
 import itertools
 import weakref
 
-from .node_saved import _check_saved, _kept_property, _raw_saved_property, _saved_property, _wrapped_number
+from .node_saved import _check_saved, _kept_property, _raw_saved_property, _saved_property, _wrapped_number, saved_map
 from .saved_tensor import FREED_MESSAGE, SavedTensor, UndefinedSaved, default_hooks, ever_packed, last_write
 from .saved_tensor import op_name as _op_name  # noqa: F401  (imported from here by ops)
 
@@ -157,6 +157,8 @@ class Node:
         saved = node._vars
         if saved is None:
             saved = node._vars = {}
+        elif saved.__class__ is SavedTensor:
+            saved = saved_map(node)
         # PyTorch packs an op's inputs in name order; only saved-tensor hooks can see the order.
         for key, value in (sorted(values.items()) if default_hooks else values.items()):
             # Tensors (anything with a version counter) are version-checked; numbers are kept as is.
@@ -170,6 +172,8 @@ class Node:
         saved = node._vars
         if saved is None:
             saved = node._vars = {}
+        elif saved.__class__ is SavedTensor:
+            saved = saved_map(node)
         if value.__class__ in _PLAIN or getattr(value, "_version_counter", None) is None:
             saved[key] = value
         else:
@@ -182,23 +186,28 @@ class Node:
         saved = node._vars
         if saved is None:
             saved = node._vars = {}
+        elif saved.__class__ is SavedTensor:
+            saved = saved_map(node)
         saved[key] = SavedTensor(value, True)
 
     def save_output(node, /, **values):
         """Saves outputs of the op itself (a version mismatch then names this node)."""
         if node._vars is None:
             node._vars = {}
+        saved = saved_map(node)
         for key, value in values.items():
             if default_hooks and value._grad_fn is None and value._data.dtype.kind == "f":
                 # A pack hook sees the output with its grad_fn already set, as in PyTorch.
                 value._grad_fn, value._requires_grad = node, True
-            node._vars[key] = SavedTensor(value, is_output=True)
+            saved[key] = SavedTensor(value, is_output=True)
 
     def saved(self, key):
         if raw_call[0] is self:
             # a formula on NumPy data (numpy_backward.run, which steps aside for a freed node);
             # what cannot stand in as data raises NeedsTensors, and the node runs on Tensors
-            value = self._vars[key]
+            value = self._vars
+            if value.__class__ is not SavedTensor or value.name != key:  # (the one saved tensor, see saved_map)
+                value = saved_map(self)[key]
             if value.__class__ is SavedTensor:
                 if value.hooks is not None:
                     raise NeedsTensors
@@ -224,7 +233,9 @@ class Node:
             raise NeedsTensors
         if self._freed:
             raise RuntimeError(FREED_MESSAGE)
-        value = self._vars[key]
+        value = self._vars
+        if value.__class__ is not SavedTensor or value.name != key:
+            value = saved_map(self)[key]
         if value.__class__ is not SavedTensor:
             return value
         t = value.tensor
@@ -234,7 +245,7 @@ class Node:
 
     def _get_saved(self, name):
         """``_saved_<name>``: None if the op did not need it, the freed error after backward."""
-        saved = self._vars
+        saved = saved_map(self)
         if saved is None or name not in saved:
             return None
         if self._freed:
@@ -247,7 +258,7 @@ class Node:
         return value
 
     def _get_raw_saved(self, name):
-        saved = self._vars
+        saved = saved_map(self)
         value = saved.get(name) if saved is not None else None
         if value is None:
             return UndefinedSaved()
@@ -266,7 +277,7 @@ class Node:
         """Yields (name, SavedTensor or value, state) for the graph view; state is alive/freed/modified."""
         if self._vars is None:
             return
-        for key, value in self._vars.items():
+        for key, value in saved_map(self).items():
             if self._freed:
                 yield key, value, "freed"
             elif isinstance(value, SavedTensor):
@@ -281,7 +292,7 @@ class Node:
         self._freed = True
         if not ever_packed[0]:
             return
-        for value in self._vars.values():
+        for value in saved_map(self).values():
             if value.__class__ is SavedTensor:
                 if value.hooks is not None:
                     value.release()

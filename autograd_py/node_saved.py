@@ -4,6 +4,20 @@ that run before a formula (a freed graph, a saved tensor modified in place)."""
 from .saved_tensor import FREED_MESSAGE, SavedTensor
 
 
+def saved_map(node):
+    """What ``node`` saved, by name: its ``_vars`` dict, or None.
+
+    The hot ops save their one tensor as ``_vars`` itself, with its name on it (``SavedTensor.name``):
+    a dict per op was a tenth of W1's forward, with the collector's share. The readers that need
+    the names get the dict made here, which then stays; ``Node.saved``, and the check of saved
+    versions before a formula, read the one tensor as it is.
+    """
+    saved = node._vars
+    if saved.__class__ is SavedTensor:
+        saved = node._vars = {saved.name: saved}
+    return saved
+
+
 # PyTorch's int64 arguments (dims, indices); its node attributes show them as unsigned 64-bit
 # integers, so -1 reads 18446744073709551615. Scalars (alpha, exponent, min, ...) stay signed.
 _INT64_NAMES = frozenset(("dim", "dim0", "dim1", "dims", "index", "start", "end", "step", "ignore_index"))
@@ -52,7 +66,7 @@ def _kept_property(name):
 def _check_saved(node):
     """PyTorch unpacks every saved tensor before a node's formula runs, so a freed graph or a tensor
     modified in place raises even when this backward would not read it."""
-    for value in node._vars.values():
+    for value in saved_map(node).values():
         cls = value.__class__
         if cls is SavedTensor:
             if node._freed:
@@ -72,7 +86,7 @@ def _raise_first_modified(node):
     """The generated nodes unpack their saved inputs, then their saved outputs, each in name order:
     the first modified one in that order is the one PyTorch reports."""
     saved = []
-    for key, value in node._vars.items():
+    for key, value in saved_map(node).items():
         for v in (value if value.__class__ is list else (value,)):
             if v.__class__ is SavedTensor:
                 saved.append((v.is_output, key, v))

@@ -25,7 +25,7 @@ from . import node as _node
 from .grad_mode import InferenceCounter
 from ._tensor import Tensor, _inference, _make, _new
 from .node import NeedsTensors, raw_call  # noqa: F401  (NeedsTensors: raised by ops from here)
-from .node_saved import _check_saved
+from .node_saved import _check_saved, saved_map
 from .ops.base import np
 from .ops.zerotensor import made as zeros_made
 from .ops.pointwise import AddBackward0
@@ -91,7 +91,7 @@ def run(node, grads, chain=None):
                     # whose work is this loop for unchanged saved tensors of a live node; none can have
                     # changed unless something was written in place since the node was made (last_write)
                     if node._seq < last_write[0]:
-                        for value in saved.values():
+                        for value in saved_map(node).values():
                             if value.__class__ is not SavedTensor or value.counter[0] != value.version:
                                 cls = value.__class__
                                 if cls is float or cls is int or cls is bool:

@@ -87,7 +87,7 @@ class SavedTensor:
 
     __slots__ = ("tensor", "array", "counter", "version", "output_nr", "cls", "is_output", "shape",
                  "hooks", "packed", "grad_fn", "accumulator", "requires_grad", "owner", "view_fn_ref",
-                 "fw_grads", "__weakref__")
+                 "fw_grads", "name", "__weakref__")
 
     def __init__(self, tensor, is_output=False):
         self.counter = counter = tensor._version_counter

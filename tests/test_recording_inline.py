@@ -13,6 +13,7 @@ import pytest
 import autograd_py as T
 from autograd_py import grad_mode, saved_tensor
 from autograd_py.node import Node
+from autograd_py.node_saved import saved_map
 from autograd_py.ops import unary
 from autograd_py.saved_tensor import SavedTensor
 
@@ -77,12 +78,16 @@ def test_unary_saves_what_saved_tensor_saves(name, shape, dtype):
         if saves is None:
             assert node._vars is None
             continue
-        assert list(node._vars) == [saves]
-        made = node._vars[saves]
-        assert type(made) is SavedTensor
-        _same(made, SavedTensor(inp) if saves == "self" else SavedTensor(y, True))
+        made = node._vars  # the one saved tensor, named, without a dict (node_saved.saved_map)
+        assert type(made) is SavedTensor and made.name == saves
+        expected = SavedTensor(inp) if saves == "self" else SavedTensor(y, True)
+        expected.name = saves
+        _same(made, expected)
         if saves == "self":
-            _same(made, saved_tensor.saved_input(inp))
+            expected = saved_tensor.saved_input(inp)
+            expected.name = saves
+            _same(made, expected)
+        assert saved_map(node) == {saves: made} and node._vars == {saves: made}
 
 
 def test_saved_helpers_refuse_inference_tensors_as_saved_tensor_does():

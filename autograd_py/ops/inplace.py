@@ -11,6 +11,7 @@ import weakref
 
 from .. import forward_mode, grad_mode
 from ..node import Node, SavedTensor
+from ..node_saved import saved_map
 from ..saved_tensor import FREED_MESSAGE, before_write, bump_version
 from .base import Tensor, _make, in_place, np, record
 from .inplace_views import (UNREAD_LEAF, _move_retain_grad, _new_hook_dict, _refresh_views, _strided_view,
@@ -244,7 +245,7 @@ def _remember_view_fn(fn, t):
     view_fn = t.grad_fn
     if view_fn is None:
         return
-    for saved in fn._vars.values():
+    for saved in saved_map(fn).values():
         if saved.__class__ is SavedTensor and saved.is_output and saved.counter is t._version_counter:
             saved.view_fn_ref = weakref.ref(view_fn)
 
@@ -302,7 +303,7 @@ def _rebase(t, res):
         _move_retain_grad(t, old_fn, old_nr)
     # A saved *output* of the op is now this tensor: track its version, not the temporary's.
     if fn is not None and fn._vars:
-        for key, saved in fn._vars.items():
+        for key, saved in saved_map(fn).items():
             if (isinstance(saved, SavedTensor) and saved.is_output and saved.hooks is None
                     and saved.counter is res._version_counter):
                 fn._vars[key] = SavedTensor(t, is_output=True)

@@ -138,7 +138,8 @@ def _pow_plain(input, exponent):
         node = _new(PowBackward0)  # Node.__init__'s body
         node._seq = next(_sequence)
         node.exponent = exponent
-        node._vars = {"self": saved_input(input)}
+        node._vars = saved = saved_input(input)  # the one saved tensor, without a dict (node_saved.saved_map)
+        saved.name = "self"
         node._next_functions = (edge,)
         node._input_meta = None
         out._grad_fn = node

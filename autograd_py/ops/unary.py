@@ -91,7 +91,8 @@ def _elementwise(fn, node_cls, saves=None, floating=True, fn32=None):
                     raise RuntimeError(grad_mode.INFERENCE_SAVED)
                 saved.version = counter[0]
                 saved.hooks = None
-                node._vars = {saves: saved}
+                saved.name = saves
+                node._vars = saved  # the one saved tensor, without a dict (node_saved.saved_map)
             node._next_functions = (edge,)
             node._input_meta = None
             out._grad_fn = node

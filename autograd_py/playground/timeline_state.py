@@ -14,6 +14,7 @@ import weakref
 import numpy as np
 
 from .._tensor import Tensor
+from ..node_saved import saved_map
 from ..saved_tensor import SavedTensor
 
 PREVIEW_ELEMENTS = 64
@@ -98,7 +99,7 @@ def saved_then(node):
     (``graph._saved_entries`` shows no more), a copy of them; another value itself when it is small
     (a copy of an array: its repr is made only if asked for: index arrays' reprs cost ~100 us)."""
     out = {}
-    for key, value in node._vars.items():
+    for key, value in saved_map(node).items():
         if value.__class__ is SavedTensor:
             array = value.array
             if value.hooks is None and array is not None:  # (``SavedTensor.sizes``, inline)
