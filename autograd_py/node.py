@@ -206,7 +206,9 @@ class Node:
             # a formula on NumPy data (numpy_backward.run, which steps aside for a freed node);
             # what cannot stand in as data raises NeedsTensors, and the node runs on Tensors
             value = self._vars
-            if value.__class__ is not SavedTensor or value.name != key:  # (the one saved tensor, see saved_map)
+            if value.__class__ is not SavedTensor:
+                value = value[key]
+            elif value.name != key:  # (the one saved tensor, named: see saved_map)
                 value = saved_map(self)[key]
             if value.__class__ is SavedTensor:
                 if value.hooks is not None:
@@ -234,7 +236,9 @@ class Node:
         if self._freed:
             raise RuntimeError(FREED_MESSAGE)
         value = self._vars
-        if value.__class__ is not SavedTensor or value.name != key:
+        if value.__class__ is not SavedTensor:
+            value = value[key]
+        elif value.name != key:
             value = saved_map(self)[key]
         if value.__class__ is not SavedTensor:
             return value
