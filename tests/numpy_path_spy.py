@@ -1,8 +1,9 @@
 """Which nodes ran their formula on NumPy data (``numpy_backward``), for tests of that path.
 
 ``record(monkeypatch)`` wraps the ``backward`` of every node class with ``numpy_formula`` and
-returns a list that receives a node's class name each time its formula returns on NumPy data
-(``raw_call`` names the node then); a formula that steps aside to Tensors is not counted.
+returns a list that receives ``what(node)`` (by default the node's class name) each time a
+formula returns on NumPy data (``raw_call`` names the node then), whether the engine ran the node
+alone or in a chain; a formula that steps aside to Tensors is not counted.
 """
 from autograd_py.node import Node, raw_call
 
@@ -13,7 +14,11 @@ def _classes(cls):
         yield from _classes(sub)
 
 
-def record(monkeypatch):
+def _name(node):
+    return type(node).__name__
+
+
+def record(monkeypatch, what=_name):
     ran = []
     for cls in set(_classes(Node)):
         if not cls.numpy_formula or "backward" not in cls.__dict__:
@@ -23,7 +28,7 @@ def record(monkeypatch):
             on_data = raw_call[0] is self
             out = _original(self, *grads)
             if on_data:
-                ran.append(type(self).__name__)
+                ran.append(what(self))
             return out
 
         monkeypatch.setattr(cls, "backward", spy)

@@ -1,7 +1,8 @@
-"""Chains of plain nodes run in one call (``numpy_backward.run`` given the pass's state) give what the engine gives
-node by node: the same gradients (bits, dtypes, versions), the same node order (PyTorch's ready
-queue), every node freed, and the engine's way back wherever something watches a node: hooks,
-retain_grad, grad()'s inputs, a node waiting in the ready queue, the step-through listener."""
+"""Chains of plain nodes run in one call (``numpy_backward.run`` given the pass's state) give what
+the engine gives node by node: the same gradients (bits, dtypes, versions), the same node order
+(PyTorch's ready queue), every node freed, and the engine's way back wherever something watches a
+node: hooks, retain_grad, grad()'s inputs, a node waiting in the ready queue, the step-through
+listener."""
 import random
 
 import numpy as np
@@ -10,6 +11,7 @@ import pytest
 import autograd_py as torch
 from autograd_py import numpy_backward
 
+import numpy_path_spy
 from ready_queue_model import ready_order
 
 
@@ -73,21 +75,9 @@ def _pass(seed, watch):
     """Backward (or grad) on graph ``seed``; returns what a learner could observe."""
     _Logged.log = []
     rnd, leaves, inner, roots = _graph(seed)
-    ran = []
-    from autograd_py.node import raw_call
-    originals = {}
-    for cls in {type(t.grad_fn) for t in inner}:
-        if cls.numpy_formula:
-            originals[cls] = cls.__dict__.get("backward")
-
-            def logging(self, *grads, _original=cls.backward):
-                if raw_call[0] is self:
-                    ran.append(("np", self._seq))
-                return _original(self, *grads)
-
-            cls.backward = logging
     seen = []
-    try:
+    with pytest.MonkeyPatch.context() as patch:
+        ran = numpy_path_spy.record(patch, lambda node: ("np", node._seq))
         if watch == "hooks":
             for t in rnd.sample(inner, min(3, len(inner))):
                 t.register_hook(lambda g, t=t: seen.append(g._data.tobytes()))
@@ -101,12 +91,6 @@ def _pass(seed, watch):
         else:
             torch.autograd.backward([r.sum() for r in roots])
             got = [t.grad for t in leaves] + ([some.grad] if watch == "hooks" else [])
-    finally:
-        for cls, original in originals.items():
-            if original is None:
-                del cls.backward  # it had its base class's
-            else:
-                cls.backward = original
     freed = [r.grad_fn is not None and r.grad_fn._freed for r in inner]
     grads = [None if g is None else (g._data.tobytes(), g._data.dtype, g._data.shape, g._version) for g in got]
     base = min(r.grad_fn._seq for r in inner)  # sequence numbers count on across passes
