@@ -166,10 +166,10 @@ def run(node, grads, chain=None):
         # on Tensors: the engine runs the first node itself; a later one's gradient becomes a Tensor
         if node is first:
             return None if chain is None else (node, None)
-        return node, node._apply([_tensor(arg)])
+        return node, node._apply([_make(arg)])
     # The result as _apply returns it: a list of Tensors (or None); the gradient handed on as it is
     # stays its Tensor ``g`` (the first node's; a later node's gradient is an array here, and
-    # _tensors makes it a Tensor). A node's usual results inline (_make's body, as _tensor): one
+    # _tensors makes it a Tensor). A node's usual results inline (_make's body): one
     # array, or a binary op's two (once per node).
     if node is not first:
         return node, _tensors(out, arg, None)
@@ -209,23 +209,23 @@ def _tensors(out, arg, g):
     gradient ``arg`` handed on as it is stays its Tensor ``g`` (given None: a new one)."""
     if type(out) is not tuple:
         if out is arg:
-            return [g if g is not None else _tensor(arg)]
-        return [out if out.__class__ is Tensor else _tensor(out)]
+            return [g if g is not None else _make(arg)]
+        return [out if out.__class__ is Tensor else _make(out)]
     if len(out) == 2:  # most nodes with a tuple: a binary op's two gradients
         a, b = out
         if a is None or a.__class__ is Tensor:
             ra = a
         elif a is arg:
-            ra = g if g is not None else _tensor(arg)
+            ra = g if g is not None else _make(arg)
         else:
-            ra = _tensor(a)
+            ra = _make(a)
         if b is None or b is a:
             return [ra, None if b is None else ra]
         if b.__class__ is Tensor:
             return [ra, b]
         if b is arg:
-            return [ra, g if g is not None else _tensor(arg)]
-        return [ra, _tensor(b)]
+            return [ra, g if g is not None else _make(arg)]
+        return [ra, _make(b)]
     result = []
     for i, o in enumerate(out):
         if o is None:
@@ -240,11 +240,3 @@ def _tensors(out, arg, g):
             else:
                 result.append(o if o.__class__ is Tensor else _make(o))
     return result
-
-
-def _tensor(data):
-    """_make's body: one call less for the values handed back."""
-    t = _new(Tensor)
-    t._data = data if data.__class__ is _ndarray else _asarray(data)
-    t._version_counter = [0] if not _inference[0] else InferenceCounter((0,))
-    return t

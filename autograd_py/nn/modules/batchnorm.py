@@ -2,8 +2,7 @@
 shift and running statistics kept in buffers."""
 from ... import creation, dtypes
 from .. import functional as F
-from .. import init
-from ..parameter import Parameter
+from ._norm_affine import add_affine, reset_affine
 from .module import Module
 
 
@@ -21,15 +20,7 @@ class _NormBase(Module):
         self.momentum = momentum
         self.affine = affine
         self.track_running_stats = track_running_stats
-        if affine:
-            self.weight = Parameter(creation.empty(num_features, dtype=dtype))
-            if bias:
-                self.bias = Parameter(creation.empty(num_features, dtype=dtype))
-            else:
-                self.register_parameter("bias", None)
-        else:
-            self.register_parameter("weight", None)
-            self.register_parameter("bias", None)
+        add_affine(self, num_features, affine, bias, dtype)
         if track_running_stats:
             self.register_buffer("running_mean", creation.zeros(num_features, dtype=dtype))
             self.register_buffer("running_var", creation.ones(num_features, dtype=dtype))
@@ -48,10 +39,7 @@ class _NormBase(Module):
 
     def reset_parameters(self):
         self.reset_running_stats()
-        if self.affine:
-            init.ones_(self.weight)
-            if self.bias is not None:
-                init.zeros_(self.bias)
+        reset_affine(self, self.affine)
 
     def _check_input_dim(self, input):
         raise NotImplementedError
