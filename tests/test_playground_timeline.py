@@ -1,5 +1,9 @@
 """Provenance (the line and order of every node) and the timeline of a playground run."""
+import gc
 import json
+import weakref
+
+import pytest
 
 from autograd_py.ops import base
 from autograd_py.playground.session import Session
@@ -148,3 +152,67 @@ def test_steps_share_a_tensors_row_while_it_is_unchanged():
     assert a["shape"] == [100] and tl["previews"][a["value"]]["truncated"]
     assert len(tl["tensors"]) == 2 and len(tl["previews"]) == 2  # each summary and preview sent once
     json.dumps(tl)
+
+
+RUNS_THAT_HOLD_FRAMES = {
+    "a backward pass": LOOP,
+    "an error inside a long loop": """import torch
+x = torch.ones(2, requires_grad=True)
+for i in range(40):
+    y = (x * i).sum()
+    y.backward()
+    if i == 30:
+        raise ValueError("stop")
+""",
+    "a loop in a function": """import torch
+def train(steps):
+    w = torch.ones(2, requires_grad=True)
+    for _ in range(steps):
+        (w * w).sum().backward()
+    return w
+w = train(30)
+""",
+}
+
+
+@pytest.mark.parametrize("name", RUNS_THAT_HOLD_FRAMES)
+def test_a_finished_run_is_freed_without_the_collector(name):
+    """The recorder follows the run's frames, and a frame holds its caller's (the session's, so the
+    timeline); kept after the run, they would make all that the run recorded one reference cycle,
+    left for a full collection during a later run. Without the collector, the next run frees it."""
+    session = Session(timeline=True)
+    gc.collect()
+    enabled = gc.isenabled()
+    gc.disable()
+    try:
+        session.run_json(RUNS_THAT_HOLD_FRAMES[name])
+        timeline = weakref.ref(session._timeline)
+        provenance = weakref.ref(session._provenance)
+        session.run_json("z = 1")
+        assert timeline() is None and provenance() is None
+    finally:
+        if enabled:
+            gc.enable()
+
+
+def test_a_run_whose_recorder_failed_in_a_loop_is_freed_without_the_collector(monkeypatch):
+    """A recorder that fails (``Timeline.fail``) leaves its loop runs open, frames and all."""
+    from autograd_py.playground.timeline import Timeline
+
+    def broken(self):
+        raise RuntimeError("a recorder bug")
+    monkeypatch.setattr(Timeline, "finish", broken)
+    session = Session(timeline=True)
+    gc.collect()
+    enabled = gc.isenabled()
+    gc.disable()
+    try:
+        result = session.run(RUNS_THAT_HOLD_FRAMES["an error inside a long loop"])
+        assert result["timeline"]["error"] == "RuntimeError: a recorder bug"
+        assert session._timeline.active and session._timeline.held is not None  # what the case is about
+        timeline = weakref.ref(session._timeline)
+        session.run_json("z = 1")
+        assert timeline() is None
+    finally:
+        if enabled:
+            gc.enable()
