@@ -2,6 +2,8 @@
 in a graph the timeline draws at a past step."""
 import json
 
+import pytest
+
 from autograd_py.playground.graph_reach import add_reach, gradient_flow
 from autograd_py.playground.session import Session
 
@@ -110,7 +112,40 @@ for i in range(30):
 del y
 z.backward()
 w = x.detach() * 3
-""", LOOP, TEN]
+""", LOOP, TEN, """import torch
+torch.manual_seed(0)
+sizes = [2, 3, 1]
+layers = [[([torch.randn(()).requires_grad_() for _ in range(n)], torch.zeros((), requires_grad=True))
+           for _ in range(m)] for n, m in zip(sizes, sizes[1:])]
+for step in range(2):
+    total = None
+    for x, target in zip([[1.0, -1.0], [0.5, 2.0]], [1.0, -1.0]):
+        act = x
+        for i, layer in enumerate(layers):
+            nxt = []
+            for w, b in layer:
+                s = b
+                for wi, xi in zip(w, act):
+                    s = s + wi * xi
+                h = s.tanh() if i < len(layers) - 1 else s
+                nxt.append(h)
+            act = nxt
+        term = (act[0] - target) ** 2
+        total = term if total is None else total + term
+    loss = total / 2
+    loss.backward()
+""", """import torch
+x = torch.ones(2, requires_grad=True)
+u = x * 2
+v = u + 1
+u, v = x * 5, x * 7
+a, b = u + v, u * v
+a, b = b, a
+a, b = b - 1, a + 1
+c = a
+del a
+b = x
+"""]
 
 
 def _visible_at(export, index):
@@ -165,3 +200,16 @@ def test_visibility_stops_at_its_budget(monkeypatch):
     until = export["visible_until"]
     assert until is not None and 0 < until < len(export["steps"])
     assert all(r[-1] < until for r in export["visible"].values())
+
+
+@pytest.mark.parametrize("code", [VISIBLE[3], "import torch\ny = torch.ones(2, requires_grad=True)\n" +
+                                  "y = (y + 1) * 0.5\n" * 60])
+def test_visibility_visits_each_node_a_few_times(monkeypatch, code):
+    """Not once per step it stays reachable at: a root let go of that a root still reaches (the old
+    ``s`` of ``s = s + wi * xi``, the old ``y`` under the new ``y``'s add) costs no walk from every
+    root, and a training loop's export stays linear in its length."""
+    from autograd_py.playground import timeline_visible
+    nodes = len(Session(timeline=True).run(code)["timeline"]["nodes"])
+    monkeypatch.setattr(timeline_visible, "VISIT_BUDGET", 8 * nodes)
+    export = Session(timeline=True).run(code)["timeline"]
+    assert export["visible_until"] is None

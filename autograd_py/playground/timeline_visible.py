@@ -6,10 +6,14 @@ row, such as an AccumulateGrad, by its ``next`` edges in the run's final graph).
 that graph without walking it: the export ships, for every node id, the ranges of stored steps
 (0-based indices into ``steps``) it is reachable at.
 
-The reachable set is found again only where it can change: when the set of grad_fns the bound
-names hold changes (``for p in params`` rebinding leaves changes nothing). One that only grows
-adds what the new roots reach, stopping at what was already reachable; a root dropped means a walk
-from all roots again (``y = y + x`` drops the old ``y``'s node, which stays reachable).
+The reachable set changes only where the set of grad_fns the bound names hold does (``for p in
+params`` rebinding leaves changes nothing), and then mostly by the statement's new nodes: what the
+roots taken on reach beyond what was reachable is added. A root let go of takes nothing with it
+when a root still reaches it, which a walk up from it through what is reachable finds in a step or
+two (``y = y + x`` lets go of the old ``y``'s node, an input of the new one; ``for xi in hidden``
+lets go of a node the sum of the products holds); only otherwise (a new training step's ``loss``)
+is everything walked again from the roots. A walk from all the roots at every step would make a
+training loop's export quadratic in its length.
 
 Limits: at most ``VISIT_BUDGET`` node visits in all (a long run keeps at most ``STEP_LIMIT``
 steps, yet each could reach thousands of nodes); beyond, ``visible_until`` is the first stored
@@ -43,6 +47,7 @@ def visibility(timeline, final_graph, rename):
     holders = {}  # page id of a grad_fn -> how many bound names hold it: the roots are its keys
     opened, ranges = {}, {}
     visits, until = 0, None
+    parents = None  # page id -> the nodes that take it as an input (made when a root is let go of)
     for index, step in enumerate(timeline.steps):
         changed = step["delta"]["vars"]
         if not changed:
@@ -75,26 +80,78 @@ def visibility(timeline, final_graph, rename):
         now = frozenset(holders)
         if now == roots:
             continue
-        grown = now >= roots
-        new = set(reach) if grown else set()
-        visits += len(new)  # the copy costs too
-        stack = list(now - roots if grown else now)
+        fresh = set()  # what the roots taken on reach beyond what was reachable: the statement's new nodes, mostly
+        stack = list(now - roots)
         while stack:  # no recursion: a graph may be deep
             nid = stack.pop()
-            if nid in new:
+            if nid in reach or nid in fresh:
                 continue
-            new.add(nid)
+            fresh.add(nid)
             visits += 1
             stack.extend(inputs.get(nid, ()))
+        dropped = roots - now
+        kept = True  # whether all that was reachable still is: each root let go of is reached from a root
+        if dropped:
+            if parents is None:
+                parents = _parents(inputs)
+            for nid in dropped:
+                found, visits = _reached_from(nid, now, reach, fresh, parents, visits)
+                if not found:
+                    kept = False
+                    break
+        if not kept:  # the roots now are walked again
+            new = set()
+            stack = list(now)
+            while stack:
+                nid = stack.pop()
+                if nid in new:
+                    continue
+                new.add(nid)
+                visits += 1
+                stack.extend(inputs.get(nid, ()))
         if visits > VISIT_BUDGET:
             until = index
             break
-        for nid in new - reach:
-            opened[nid] = index
-        for nid in reach - new:
-            ranges.setdefault(nid, []).extend((opened.pop(nid), index - 1))
-        roots, reach = now, new
+        if kept:
+            for nid in fresh:
+                opened[nid] = index
+            reach |= fresh
+        else:
+            for nid in new - reach:
+                opened[nid] = index
+            for nid in reach - new:
+                ranges.setdefault(nid, []).extend((opened.pop(nid), index - 1))
+            reach = new
+        roots = now
     last = (until if until is not None else len(timeline.steps)) - 1
     for nid, first in opened.items():
         ranges.setdefault(nid, []).extend((first, last))
     return ranges, until
+
+
+def _parents(inputs):
+    """The reverse of ``inputs``: page id -> the ids of the nodes it is an input of."""
+    parents = {}
+    for nid, ins in inputs.items():
+        for i in ins:
+            parents.setdefault(i, []).append(nid)
+    return parents
+
+
+def _reached_from(nid, roots, reach, fresh, parents, visits):
+    """Whether one of ``roots`` reaches ``nid``, looked for upwards from it: ``(found, visits)``.
+
+    Only through what was reachable or newly is (``reach``, ``fresh``): a path from a root holds
+    nothing else. ``y = y + x`` lets go of the old ``y``'s node, an input of the new one: one step.
+    """
+    seen = {nid}
+    stack = [nid]
+    while stack:
+        for p in parents.get(stack.pop(), ()):
+            if p in roots:
+                return True, visits
+            if p not in seen and (p in reach or p in fresh):
+                seen.add(p)
+                visits += 1
+                stack.append(p)
+    return False, visits
