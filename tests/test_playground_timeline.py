@@ -216,3 +216,21 @@ def test_a_run_whose_recorder_failed_in_a_loop_is_freed_without_the_collector(mo
     finally:
         if enabled:
             gc.enable()
+
+
+def test_a_recorded_run_makes_full_collections_rarer_till_it_ends():
+    """What a run records lives to its end, and full collections walk it all: they come ten times
+    rarer while it records, and the collector is as it was after (or as the run set it)."""
+    before = gc.get_threshold()
+    try:
+        session = Session(timeline=True)
+        assert session.run("import gc\nseen = gc.get_threshold()")["ok"]
+        assert session.namespace["seen"] == (before[0], before[1], 10 * before[2])
+        assert gc.get_threshold() == before
+        unrecorded = Session(timeline=False)  # (an embed's)
+        assert unrecorded.run("import gc\nseen = gc.get_threshold()")["ok"]
+        assert unrecorded.namespace["seen"] == before
+        assert session.run("import gc\ngc.set_threshold(500, 5, 5)")["ok"]
+        assert gc.get_threshold() == (500, 5, 5)
+    finally:
+        gc.set_threshold(*before)
