@@ -15,7 +15,8 @@ Programs: ``W2``, 20 training steps of the 64x784 -> 128 -> 10 tanh MLP of bench
 written with plain tensors as a learner would (log_softmax, NLL by indexing, SGD by hand);
 ``W2-nn``, the same with ``nn.Sequential``, ``F.cross_entropy`` and ``optim.SGD``; ``loop``, a
 10,000-iteration loop of scalar Python (one tensor op at the end), where the recorder's cost per
-statement shows alone.
+statement shows alone; ``micrograd``, 20 steps of bench W4's 3 -> 4 -> 4 -> 1 MLP on 0-dim tensors
+with SGD by hand (some 12,800 statements, 350 nodes a step), what scalar tutorials run.
 
 One thread for NumPy's BLAS and run.py's heap setting (``MALLOC_TOP_PAD_``, see worker.py), so
 the shared machine's other work disturbs the medians less.
@@ -87,7 +88,40 @@ loss.backward()
 print(w.grad)
 """
 
-PROGRAMS = {"W2": W2, "W2-nn": W2_NN, "loop": LOOP}
+MICROGRAD = """import torch
+torch.manual_seed(0)
+sizes = [3, 4, 4, 1]
+layers = [[([torch.randn(()).double().requires_grad_() for _ in range(n_in)],
+            torch.zeros((), dtype=torch.float64, requires_grad=True))
+           for _ in range(n_out)] for n_in, n_out in zip(sizes, sizes[1:])]
+params = [p for layer in layers for w, b in layer for p in (*w, b)]
+xs = [[2.0, 3.0, -1.0], [3.0, -1.0, 0.5], [0.5, 1.0, 1.0], [1.0, 1.0, -1.0]]
+ys = [1.0, -1.0, -1.0, 1.0]
+for step in range(20):
+    total = None
+    for x, target in zip(xs, ys):
+        act = x
+        for i, layer in enumerate(layers):
+            nxt = []
+            for w, b in layer:
+                s = b
+                for wi, xi in zip(w, act):
+                    s = s + wi * xi
+                nxt.append(s.tanh() if i < len(layers) - 1 else s)
+            act = nxt
+        term = (act[0] - target) ** 2
+        total = term if total is None else total + term
+    loss = total / len(xs)
+    for p in params:
+        p.grad = None
+    loss.backward()
+    with torch.no_grad():
+        for p in params:
+            p -= 0.05 * p.grad
+print(loss.item())
+"""
+
+PROGRAMS = {"W2": W2, "W2-nn": W2_NN, "loop": LOOP, "micrograd": MICROGRAD}
 CLOCK = [time.process_time]  # CPU time: the shared machine's other work hardly moves it (--clock wall)
 
 
