@@ -7,6 +7,8 @@ fma, so these emulate it: a float32 fma in float64 (the product of two float32 i
 a float64 fma with Dekker's error-free product. Transcendentals that must match the C library go
 through :mod:`math` (NumPy's float64 ``log`` is its own SIMD code and differs in about 0.3% of cases).
 """
+from math import isfinite as _isfinite
+
 import numpy as np
 
 _TIE_MASK = np.uint64((1 << 29) - 1)
@@ -58,6 +60,10 @@ def fma64(a, b, c):
     a rounding tie after that can differ, with probability about 2**-50.
     """
     a, b, c = np.asarray(a, np.float64), np.asarray(b, np.float64), np.asarray(c, np.float64)
+    if not (a.ndim or b.ndim or c.ndim):
+        # an optimizer's step on a 0-dim parameter: the same steps on Python floats (IEEE doubles
+        # rounded after each op, as NumPy's) at a tenth of the cost of NumPy's 0-dim arithmetic
+        return np.float64(_fma_floats(float(a), float(b), float(c)))
     p = a * b
     ah, al = _split(a)
     bh, bl = _split(b)
@@ -71,6 +77,22 @@ def fma64(a, b, c):
         return out if np.isfinite(p) and np.isfinite(c) else p + c
     # The error terms of an infinite product or addend are nan: such a sum is just p + c.
     return np.where(np.isfinite(p) & np.isfinite(c), out, p + c)
+
+
+def _fma_floats(a, b, c):
+    """``fma64``'s steps, in its order, on Python floats."""
+    p = a * b
+    t = a * _SPLIT
+    ah = t - (t - a)
+    al = a - ah
+    t = b * _SPLIT
+    bh = t - (t - b)
+    bl = b - bh
+    e = ((ah * bh - p) + ah * bl + al * bh) + al * bl
+    s = p + c
+    bb = s - p
+    t = (p - (s - bb)) + (c - bb)
+    return s + (t + e) if _isfinite(p) and _isfinite(c) else p + c
 
 
 def libm(fn, x):

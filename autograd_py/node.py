@@ -12,9 +12,8 @@ import weakref
 
 from .node_saved import _check_saved, _kept_property, _raw_saved_property, _saved_property, _wrapped_number, saved_map
 from .saved_tensor import FREED_MESSAGE, SavedTensor, UndefinedSaved, default_hooks, ever_packed, last_write
+from .saved_tensor import _sequence  # the nodes' sequence numbers, kept where bump_version reads them
 from .saved_tensor import op_name as _op_name  # noqa: F401  (imported from here by ops)
-
-_sequence = itertools.count()
 
 # [node, dtype] while a node's formula runs on NumPy data (``numpy_backward``): its ``saved``
 # then hands out arrays (NumPy scalars for 0-dim data) of the gradient's dtype.

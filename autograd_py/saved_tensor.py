@@ -4,6 +4,7 @@
 every tensor saved while it is active is stored as ``pack(tensor)`` and rebuilt with ``unpack``
 when backward (or ``grad_fn._saved_*``) needs it.
 """
+import itertools
 import re
 
 from . import forward_mode, grad_mode
@@ -25,6 +26,9 @@ _fw_levels = forward_mode.levels
 # saved change since, so backward skips that node's check of saved versions: W1's chain is a
 # thousand such nodes.
 last_write = [-1]
+# The sequence numbers nodes take (``node._sequence``): kept here, which node imports, so that
+# bump_version reads it without an import per write.
+_sequence = itertools.count()
 _count_repr_start = len("count(")
 
 
@@ -37,7 +41,6 @@ def bump_version(t, times=1):
         times (int): how many writes PyTorch's op would count.
     """
     t._version_counter[0] += times
-    from .node import _sequence  # (node imports this module)
     # itertools.count only shows its next value in its repr: taking it with next() would use up a
     # sequence number, which PyTorch does not (grad_fn._sequence_nr() shows the gaps)
     last_write[0] = int(repr(_sequence)[_count_repr_start:-1])

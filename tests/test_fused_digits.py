@@ -48,3 +48,18 @@ def test_sgd_matches_torch_bit_for_bit(dtype, config):
             opt.step()
         finals.append(w.detach().numpy().tobytes())
     assert finals[0] == finals[1]
+
+
+def test_a_0dim_fma64_is_the_array_fma64_to_the_bit():
+    # 0-dim operands take Python floats (an optimizer's step on micrograd's scalars); specials and
+    # values whose splitting overflows (|x| > 1e300) included, NaNs with their sign
+    from autograd_py import _fp
+    specials = [0.0, -0.0, 1.0, -0.05, 1 / 3, 1e308, -1.3e300, 5e-324, 2.2e-308, np.inf, -np.inf, np.nan, -np.nan]
+    rng = np.random.default_rng(5)
+    values = specials + list(rng.standard_normal(20) * 10.0 ** rng.integers(-30, 30, 20))
+    a, b, c = (np.array(v) for v in np.meshgrid(values, values[::-1], values[1:] + values[:1], indexing="ij"))
+    with np.errstate(all="ignore"):
+        arrays = _fp.fma64(a.ravel(), b.ravel(), c.ravel())
+        scalars = [_fp.fma64(np.asarray(x), y, np.asarray(z)) for x, y, z in zip(a.ravel(), b.ravel(), c.ravel())]
+    assert all(type(s) is np.float64 for s in scalars)
+    assert np.array(scalars).tobytes() == arrays.tobytes()

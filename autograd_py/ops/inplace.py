@@ -14,6 +14,7 @@ from ..node import Node, SavedTensor
 from ..node_saved import saved_map
 from ..saved_tensor import FREED_MESSAGE, before_write, bump_version
 from .base import Tensor, _make, in_place, np, record
+from .inplace_fast import has_views, unwatched
 from .inplace_views import (UNREAD_LEAF, _move_retain_grad, _new_hook_dict, _refresh_views, _strided_view,
                             settle)
 from .ordered_write import aliased_reads, write_in_order
@@ -21,6 +22,7 @@ from .view_meta import check_write
 
 LEAF_MESSAGE = "a leaf Variable that requires grad is being used in an in-place operation."
 VIEW_OF_LEAF_MESSAGE = "a view of a leaf Variable that requires grad is being used in an in-place operation."
+_grad_state = grad_mode._state
 
 
 def check(t):
@@ -164,6 +166,17 @@ def apply(t, fn, *others, overlap_ok=False, where=None, internal=True):
     With ``where`` (a bool array of ``t``'s shape) only those elements are written, as a masked or
     indexed kernel does: on an expanded tensor, the elements it skips do not overwrite shared memory.
     Returns ``t``."""
+    if where is None and unwatched(t, others):
+        # (inplace_fast) the unrecorded write below, with nothing to check; grad mode set by hand:
+        # no_grad()'s object costs as much as the rest of a 0-dim write
+        prev, _grad_state[0] = _grad_state[0], False
+        try:
+            _write(t, fn(t)._data)
+        finally:
+            _grad_state[0] = prev
+        if has_views(t):
+            _refresh_views(t)
+        return t
     check(t)
     if not overlap_ok:
         check_overlap(t, others, internal)
@@ -307,9 +320,6 @@ def _rebase(t, res):
             if (isinstance(saved, SavedTensor) and saved.is_output and saved.hooks is None
                     and saved.counter is res._version_counter):
                 fn._vars[key] = SavedTensor(t, is_output=True)
-
-
-# PyTorch names the node of an in-place view op apart from its out-of-place twin's.
 
 
 # The rest of the in-place API, which other modules reach through this one.
