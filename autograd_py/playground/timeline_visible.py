@@ -11,8 +11,9 @@ params`` rebinding leaves changes nothing), and then mostly by the statement's n
 roots taken on reach beyond what was reachable is added. A root let go of takes nothing with it
 when a root still reaches it, which a walk up from it through what is reachable finds in a step or
 two (``y = y + x`` lets go of the old ``y``'s node, an input of the new one; ``for xi in hidden``
-lets go of a node the sum of the products holds); only otherwise (a new training step's ``loss``)
-is everything walked again from the roots. A walk from all the roots at every step would make a
+lets go of a node the sum of the products holds). What a root no root reaches any more reached
+(``s = b`` at a neuron's start, a new training step's ``loss``) is sorted out from that root down:
+a node stays if a parent that stays holds it. A walk from all the roots at every step would make a
 training loop's export quadratic in its length.
 
 Limits: at most ``VISIT_BUDGET`` node visits in all (a long run keeps at most ``STEP_LIMIT``
@@ -90,38 +91,26 @@ def visibility(timeline, final_graph, rename):
             visits += 1
             stack.extend(inputs.get(nid, ()))
         dropped = roots - now
-        kept = True  # whether all that was reachable still is: each root let go of is reached from a root
+        lost = frozenset()  # what only the roots let go of reached
         if dropped:
             if parents is None:
                 parents = _parents(inputs)
+            alone = []  # the roots let go of that no root reaches
             for nid in dropped:
                 found, visits = _reached_from(nid, now, reach, fresh, parents, visits)
                 if not found:
-                    kept = False
-                    break
-        if not kept:  # the roots now are walked again
-            new = set()
-            stack = list(now)
-            while stack:
-                nid = stack.pop()
-                if nid in new:
-                    continue
-                new.add(nid)
-                visits += 1
-                stack.extend(inputs.get(nid, ()))
+                    alone.append(nid)
+            if alone:
+                lost, visits = _lost(alone, now, reach, fresh, inputs, parents, visits)
         if visits > VISIT_BUDGET:
             until = index
             break
-        if kept:
-            for nid in fresh:
-                opened[nid] = index
-            reach |= fresh
-        else:
-            for nid in new - reach:
-                opened[nid] = index
-            for nid in reach - new:
-                ranges.setdefault(nid, []).extend((opened.pop(nid), index - 1))
-            reach = new
+        for nid in fresh:
+            opened[nid] = index
+        for nid in lost:
+            ranges.setdefault(nid, []).extend((opened.pop(nid), index - 1))
+        reach |= fresh
+        reach -= lost
         roots = now
     last = (until if until is not None else len(timeline.steps)) - 1
     for nid, first in opened.items():
@@ -155,3 +144,48 @@ def _reached_from(nid, roots, reach, fresh, parents, visits):
                 visits += 1
                 stack.append(p)
     return False, visits
+
+
+def _lost(tops, roots, reach, fresh, inputs, parents, visits):
+    """What only ``tops`` (roots let go of that no root reaches) reached: ``(lost, visits)``.
+
+    Of what they reach, a node stays when it is a root, or when a parent that is reachable and not
+    below ``tops`` holds it (a root reaches such a parent), or a parent below them that stays; each
+    is decided once its parents below them are, from the top down (the graph has no cycles).
+    """
+    below = set()
+    stack = list(tops)
+    while stack:
+        nid = stack.pop()
+        if nid in below or nid not in reach:
+            continue
+        below.add(nid)
+        visits += 1
+        stack.extend(inputs.get(nid, ()))
+    waiting, held = {}, set()  # node -> its parents below not decided yet; nodes known to stay
+    for nid in below:
+        count = 0
+        for p in parents.get(nid, ()):
+            if p in below:
+                count += 1
+            elif p in reach or p in fresh:
+                held.add(nid)
+        waiting[nid] = count
+        if nid in roots:
+            held.add(nid)
+    visits += len(below)
+    lost = set()
+    ready = [nid for nid, count in waiting.items() if not count]
+    while ready:
+        nid = ready.pop()
+        stays = nid in held
+        if not stays:
+            lost.add(nid)
+        for child in inputs.get(nid, ()):
+            if child in below:
+                if stays:
+                    held.add(child)
+                waiting[child] -= 1
+                if not waiting[child]:
+                    ready.append(child)
+    return lost, visits
