@@ -195,8 +195,17 @@ def test_a_finished_run_is_freed_without_the_collector(name):
             gc.enable()
 
 
-def test_a_run_whose_recorder_failed_in_a_loop_is_freed_without_the_collector(monkeypatch):
-    """A recorder that fails (``Timeline.fail``) leaves its loop runs open, frames and all."""
+ENDS_IN_A_LOOP = """import torch
+x = torch.ones(2, requires_grad=True)
+for i in range(40):
+    y = (x * i).sum()
+"""
+
+
+@pytest.mark.parametrize("code", [RUNS_THAT_HOLD_FRAMES["an error inside a long loop"], ENDS_IN_A_LOOP])
+def test_a_run_whose_recorder_failed_in_a_loop_is_freed_without_the_collector(monkeypatch, code):
+    """A recorder that fails (``Timeline.fail``) leaves its loop runs open, frames and all (an error
+    of the run's own clears the frames its traceback went through, a run that ends well does not)."""
     from autograd_py.playground.timeline import Timeline
 
     def broken(self):
@@ -207,7 +216,7 @@ def test_a_run_whose_recorder_failed_in_a_loop_is_freed_without_the_collector(mo
     enabled = gc.isenabled()
     gc.disable()
     try:
-        result = session.run(RUNS_THAT_HOLD_FRAMES["an error inside a long loop"])
+        result = session.run(code)
         assert result["timeline"]["error"] == "RuntimeError: a recorder bug"
         assert session._timeline.active and session._timeline.held is not None  # what the case is about
         timeline = weakref.ref(session._timeline)

@@ -81,7 +81,7 @@ def visibility(timeline, final_graph, rename):
         now = frozenset(holders)
         if now == roots:
             continue
-        fresh = set()  # what the roots taken on reach beyond what was reachable: the statement's new nodes, mostly
+        fresh = set()  # what the new roots reach beyond what was reachable: mostly the statement's new nodes
         stack = list(now - roots)
         while stack:  # no recursion: a graph may be deep
             nid = stack.pop()
