@@ -38,90 +38,8 @@ import time  # noqa: E402
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
 from autograd_py.playground.session import Session, _dumps  # noqa: E402
+from page_programs import PROGRAMS  # noqa: E402
 
-W2 = """import torch
-torch.manual_seed(0)
-X = torch.randn(64, 784)
-y = torch.randint(0, 10, (64,))
-W1 = (torch.randn(784, 128) / 28).requires_grad_()
-b1 = torch.zeros(128, requires_grad=True)
-W2 = (torch.randn(128, 10) / 11.3).requires_grad_()
-b2 = torch.zeros(10, requires_grad=True)
-rows = torch.arange(64)
-lr = 0.1
-for step in range(20):
-    h = torch.tanh(X @ W1 + b1)
-    logp = torch.log_softmax(h @ W2 + b2, dim=1)
-    loss = -logp[rows, y].mean()
-    for p in (W1, b1, W2, b2):
-        p.grad = None
-    loss.backward()
-    with torch.no_grad():
-        for p in (W1, b1, W2, b2):
-            p -= lr * p.grad
-print(loss.item())
-"""
-
-W2_NN = """import torch
-import torch.nn as nn
-import torch.nn.functional as F
-torch.manual_seed(0)
-X = torch.randn(64, 784)
-y = torch.randint(0, 10, (64,))
-model = nn.Sequential(nn.Linear(784, 128), nn.Tanh(), nn.Linear(128, 10))
-opt = torch.optim.SGD(model.parameters(), lr=0.1)
-for step in range(20):
-    opt.zero_grad()
-    loss = F.cross_entropy(model(X), y)
-    loss.backward()
-    opt.step()
-print(loss.item())
-"""
-
-LOOP = """import torch
-w = torch.ones(2, requires_grad=True)
-t = 0
-for i in range(10000):
-    t = t + i
-loss = (w * t).sum()
-loss.backward()
-print(w.grad)
-"""
-
-MICROGRAD = """import torch
-torch.manual_seed(0)
-sizes = [3, 4, 4, 1]
-layers = [[([torch.randn(()).double().requires_grad_() for _ in range(n_in)],
-            torch.zeros((), dtype=torch.float64, requires_grad=True))
-           for _ in range(n_out)] for n_in, n_out in zip(sizes, sizes[1:])]
-params = [p for layer in layers for w, b in layer for p in (*w, b)]
-xs = [[2.0, 3.0, -1.0], [3.0, -1.0, 0.5], [0.5, 1.0, 1.0], [1.0, 1.0, -1.0]]
-ys = [1.0, -1.0, -1.0, 1.0]
-for step in range(20):
-    total = None
-    for x, target in zip(xs, ys):
-        act = x
-        for i, layer in enumerate(layers):
-            nxt = []
-            for w, b in layer:
-                s = b
-                for wi, xi in zip(w, act):
-                    s = s + wi * xi
-                nxt.append(s.tanh() if i < len(layers) - 1 else s)
-            act = nxt
-        term = (act[0] - target) ** 2
-        total = term if total is None else total + term
-    loss = total / len(xs)
-    for p in params:
-        p.grad = None
-    loss.backward()
-    with torch.no_grad():
-        for p in params:
-            p -= 0.05 * p.grad
-print(loss.item())
-"""
-
-PROGRAMS = {"W2": W2, "W2-nn": W2_NN, "loop": LOOP, "micrograd": MICROGRAD}
 CLOCK = [time.process_time]  # CPU time: the shared machine's other work hardly moves it (--clock wall)
 
 
@@ -130,6 +48,7 @@ def measure(code, repeats):
     parts), without and with the timeline; the timeline's steps; the JSON's size."""
     sessions = {False: Session(timeline=False), True: Session(timeline=True)}
     times = {part: {False: [], True: []} for part in ("run", "page")}
+    recorded = None  # the last run with the timeline and its JSON
     for i in range(repeats + 1):
         for timeline in ((False, True) if i % 2 else (True, False)):
             gc.collect()
@@ -143,8 +62,10 @@ def measure(code, repeats):
             if i:  # the first round warms up
                 times["run"][timeline].append(ran - start)
                 times["page"][timeline].append(dumped - start)
+            if timeline:
+                recorded = result, text
     medians = {part: {k: statistics.median(v) for k, v in runs.items()} for part, runs in times.items()}
-    return medians, result["timeline"]["total_steps"], len(text)
+    return medians, recorded[0]["timeline"]["total_steps"], len(recorded[1])
 
 
 def main(argv=None):
