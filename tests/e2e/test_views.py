@@ -299,3 +299,36 @@ def test_a_jacobian_too_large_to_show_is_stated_not_drawn(playground):
     # A one-hot backward of a large root still runs: its row is not drawn, the grads are.
     panel.get_by_test_id("backward-run").click()
     expect(panel.get_by_test_id("backward-echo")).to_have_text("loss.backward(retain_graph=True)")
+
+
+SHAPED = """import torch
+x = torch.tensor([1.0, 2.0, 3.0], requires_grad=True)
+w = torch.tensor([0.5, -1.0, 2.0], requires_grad=True)
+h = (x * w).tanh()
+loss = (h * h).sum() / 3
+loss.backward()
+"""
+
+LAYOUT_STATE = """() => ({
+  reused: performance.getEntriesByName('playground:graph-layout').at(-1).detail.reused,
+  places: [...document.querySelectorAll('[data-testid="graph"] g.node')].map((g) => g.getAttribute('transform')),
+  names: [...document.querySelectorAll('[data-testid="graph"] g.node')].map((g) => g.dataset.name),
+})"""
+
+
+def test_the_same_code_run_again_keeps_its_places_without_dagre(playground):
+    """A Run of the same code (another number in it) draws a graph of the same shape: its nodes
+    go where dagre put the last one's, without dagre (0.6-0.8 s on one micrograd step); a graph
+    of another shape is laid out again."""
+    fresh(playground)
+    playground.page.evaluate("performance.clearMeasures('playground:graph-layout')")
+    run(playground, SHAPED)
+    first = playground.page.evaluate(LAYOUT_STATE)
+    run(playground, SHAPED.replace("0.5, -1.0, 2.0", "0.25, 3.0, -2.0"))
+    again = playground.page.evaluate(LAYOUT_STATE)
+    assert first["names"] and again["names"] == first["names"]
+    assert again["places"] == first["places"]
+    assert (first["reused"], again["reused"]) == (False, True)
+    run(playground, SHAPED + "z = loss * 2\n")
+    other = playground.page.evaluate(LAYOUT_STATE)
+    assert other["reused"] is False and len(other["names"]) > len(first["names"])

@@ -134,7 +134,8 @@ export class GraphView {
     performance.mark("playground:graph-laid-out");
     this.draw();
     performance.mark("playground:graph-drawn");
-    performance.measure("playground:graph-layout", "playground:graph-start", "playground:graph-laid-out");
+    performance.measure("playground:graph-layout", { start: "playground:graph-start", end: "playground:graph-laid-out",
+      detail: { reused: Boolean(this.layout.reused) } }); // (the places of the last graph of its shape)
     performance.measure("playground:graph-render", "playground:graph-start", "playground:graph-drawn");
     const signature = nodes.map((n) => n.id).join(",");
     if (!(keepZoom && hadLayout) && (!keepView || signature !== this.signature)) this.fit();
