@@ -68,9 +68,10 @@ function nodeSize(lines) {
  * Lays the graph out.
  * @param {object} graph the JSON of graph.export
  * @param {object} t the current language's strings (node texts)
- * @returns {{width, height, nodes: object[], edges: object[]}} positioned
+ * @returns {{width, height, nodes: object[], edges: object[], reused: boolean}} positioned
  *   nodes ({id, x, y, width, height, lines, data}; x/y are centres) and
- *   edges ({id, from, to, kind, data, points}) in forward direction.
+ *   edges ({id, from, to, kind, data, points}) in forward direction; `reused`: placed as the
+ *   last graph of the same shape was (see `place`).
  */
 export function layoutGraph(graph, t) {
   const byId = new Map();
