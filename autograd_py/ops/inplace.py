@@ -14,7 +14,7 @@ from ..node import Node, SavedTensor
 from ..node_saved import saved_map
 from ..saved_tensor import FREED_MESSAGE, before_write, bump_version
 from .base import Tensor, _make, in_place, np, record
-from .inplace_fast import has_views, unwatched
+from .inplace_fast import unwatched
 from .inplace_views import (UNREAD_LEAF, _move_retain_grad, _new_hook_dict, _refresh_views, _strided_view,
                             settle)
 from .ordered_write import aliased_reads, write_in_order
@@ -174,8 +174,7 @@ def apply(t, fn, *others, overlap_ok=False, where=None, internal=True):
             _write(t, fn(t)._data)
         finally:
             _grad_state[0] = prev
-        if has_views(t):
-            _refresh_views(t)
+        _refresh_views(t)
         return t
     check(t)
     if not overlap_ok:

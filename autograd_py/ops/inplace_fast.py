@@ -49,9 +49,3 @@ def unwatched(t, others):
                 return False
     return True
 
-
-def has_views(t):
-    """Whether a write into ``t`` (no view) leaves views to refresh: its own, or those of a tensor
-    it shares a version counter with through ``detach()`` (``inplace_views._refresh_views``)."""
-    d = t.__dict__
-    return "_views" in d or "_aliases" in d or t._detached_from is not None

@@ -101,6 +101,9 @@ def _refresh_views(root, skip=None):
     changed what the views read (the written view itself included, as in PyTorch). detach() shares
     the version counter, so the views of the tensor it was detached from, and of its detach()
     aliases, see the write too."""
+    attrs = root.__dict__
+    if "_views" not in attrs and "_aliases" not in attrs and root._detached_from is None:
+        return  # nothing else sees this memory: a training loop's ``p -= lr * p.grad``
     seen, todo = set(), [root]
     while todo:
         root = todo.pop()

@@ -97,7 +97,7 @@ export function layoutGraph(graph, t) {
     edges.push({ id, from, to, kind: edge.kind, data: edge });
   });
   const items = [...byId.values()];
-  const placed = place(items, edges, graph.nodes.length > SIMPLEX_LIMIT);
+  const placed = place(items, edges);
 
   const nodes = items.map((item, i) => ({ ...item, x: placed.nodes[i].x, y: placed.nodes[i].y }));
   edges.forEach((edge, e) => {
@@ -132,9 +132,10 @@ let lastPlaced = null;
  * @returns {{nodes: {x, y}[], edges: {x, y}[][], width, height, reused: boolean}} `reused`: the
  *   last graph's places, the same shape
  */
-function place(items, edges, big) {
+function place(items, edges) {
+  const big = items.length > SIMPLEX_LIMIT;
   const index = new Map(items.map((item, i) => [item.id, i]));
-  const shape = [big ? "L" : "S", ...items.map((item) => `${item.width}x${item.height}`),
+  const shape = [...items.map((item) => `${item.width}x${item.height}`),
     ...edges.map((edge) => `${index.get(edge.from)}>${index.get(edge.to)}${edge.kind === "detached" ? "d" : ""}`)]
     .join(",");
   if (lastPlaced && lastPlaced.shape === shape) return { ...lastPlaced, reused: true };
