@@ -77,7 +77,8 @@ const ready = (async () => {
   // As the playground's worker when isolated: Pyodide then polls this buffer while Python runs.
   if (self.crossOriginIsolated) pyodide.setInterruptBuffer(new Uint8Array(new SharedArrayBuffer(1)));
   pyodide.unpackArchive(await wheel, "wheel");
-  pyodide.runPython("import autograd_py, gc; gc.freeze()");  // as the playground's worker, once loaded
+  // as the playground's worker, once loaded: its garbage collector's settings too
+  pyodide.runPython("import autograd_py; from autograd_py.playground import collector; collector.settle()");
   return { load_ms: performance.now() - t, isolated: self.crossOriginIsolated, pyodide: pyodide.version,
            git_commit: info.git_commit, built_at: info.built_at };
 })();

@@ -97,12 +97,15 @@ def test_the_status_shows_each_loading_phase_and_run_says_why_it_waits(browser, 
 
 def test_the_runtime_freezes_what_it_loaded(playground):
     """The modules and objects loaded at start-up are frozen (``gc.freeze``), so a long loop's full
-    garbage collections do not walk them each time; the learner's own objects are collected as ever."""
+    garbage collections do not walk them each time, and full collections come ten times rarer
+    (``collector.settle``; ten times rarer again while a run records); the learner's own objects
+    are collected as ever."""
     result = playground.run("import gc, weakref\n"
                             "class Cycle: pass\n"
                             "a = Cycle(); a.self = a; dead = weakref.ref(a); del a\n"
                             "gc.collect()\n"
-                            "print(gc.get_freeze_count(), dead() is None)")
+                            "print(gc.get_freeze_count(), dead() is None, gc.get_threshold()[2])")
     assert result["ok"], result
-    frozen, collected = result["stdout"].split()
+    frozen, collected, full_every = result["stdout"].split()
     assert int(frozen) > 10_000 and collected == "True"
+    assert int(full_every) == 10 * 100

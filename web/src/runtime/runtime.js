@@ -76,9 +76,9 @@ export class Runtime {
       phase = "autograd_py";
       if (unpackError) throw unpackError;
       this.playground = this.pyodide.pyimport("autograd_py.playground");
-      // What is loaded by now lives as long as the page; frozen, the garbage collector's full
-      // passes no longer walk it (some 30,000 objects), as they would in every long training loop.
-      this.pyodide.runPython("import gc; gc.freeze()");
+      // What is loaded by now lives as long as the page: frozen, full collections no longer walk
+      // it; and they come ten times rarer, as each walks what the last run recorded (collector.py).
+      this.pyodide.runPython("from autograd_py.playground import collector; collector.settle()");
       t = this.status(phase, t);
 
       this.status("ready", this.started);
