@@ -1,0 +1,109 @@
+"""The graph view's ranker (web/src/views/graph_rank.js) against dagre's own network simplex, in
+Node: the same places for every node and edge on one micrograd step's graph and on random graphs.
+
+graph_rank.js redoes dagre's network simplex on arrays (dagre's took 0.6-0.8 s of the first
+layout of a micrograd step) and promises dagre's drawing by taking dagre's choices in dagre's
+order; a dagre upgrade that changes them shows up here.
+"""
+
+import json
+import shutil
+import subprocess
+from pathlib import Path
+
+import pytest
+
+from autograd_py.playground import Session
+
+REPO = Path(__file__).resolve().parents[1]
+WEB = REPO / "web"
+
+pytestmark = pytest.mark.skipif(
+    not (WEB / "node_modules" / "@dagrejs" / "dagre").is_dir() or shutil.which("node") is None,
+    reason="web/node_modules missing (scripts/test.sh runs npm ci)")
+
+MICROGRAD_STEP = """import torch
+torch.manual_seed(0)
+sizes = [3, 4, 4, 1]
+layers = [[([torch.randn(()).double().requires_grad_() for _ in range(n_in)],
+            torch.zeros((), dtype=torch.float64, requires_grad=True))
+           for _ in range(n_out)] for n_in, n_out in zip(sizes, sizes[1:])]
+xs = [[2.0, 3.0, -1.0], [3.0, -1.0, 0.5], [0.5, 1.0, 1.0], [1.0, 1.0, -1.0]]
+ys = [1.0, -1.0, -1.0, 1.0]
+total = None
+for x, target in zip(xs, ys):
+    act = x
+    for i, layer in enumerate(layers):
+        nxt = []
+        for w, b in layer:
+            s = b
+            for wi, xi in zip(w, act):
+                s = s + wi * xi
+            nxt.append(s.tanh() if i < len(layers) - 1 else s)
+        act = nxt
+    term = (act[0] - target) ** 2
+    total = term if total is None else total + term
+loss = total / len(xs)
+loss.backward()
+"""
+
+# Lays each graph out twice, with dagre's ranker and with graph_rank.js's, in place()'s settings;
+# prints the names of the graphs whose places differ.
+CHECK = """
+import fs from "node:fs";
+import dagre from "@dagrejs/dagre";
+import { layoutGraph } from "./src/views/graph_layout.js";
+import { networkSimplexRanks } from "./src/views/graph_rank.js";
+import { VIEW_STRINGS } from "./src/views/i18n_views.js";
+
+function places(items, edges, ranker) {
+  const g = new dagre.graphlib.Graph({ multigraph: true });
+  g.setGraph({ rankdir: "TB", nodesep: 22, ranksep: 30, edgesep: 12, marginx: 20, marginy: 20, ranker });
+  for (const item of items) g.setNode(item.id, { width: item.width, height: item.height });
+  for (const e of edges) g.setEdge(e.from, e.to, { weight: e.kind === "detached" ? 1 : 2, minlen: 1 }, e.id);
+  dagre.layout(g);
+  return JSON.stringify([items.map((item) => g.node(item.id)),
+    edges.map((e) => g.edge({ v: e.from, w: e.to, name: e.id }).points), g.graph().width, g.graph().height]);
+}
+
+let seed = 7;
+const random = () => (seed = (seed * 1103515245 + 12345) % 2147483648) / 2147483648;
+// Random graphs: acyclic or not, parallel and detached edges, ids that look like integers
+// (graphlib lists those first).
+function randomGraph(c) {
+  const n = 1 + Math.floor(random() ** 2 * 120);
+  const id = (i) => (c % 3 === 2 ? String((i * 7919) % 10007) : `n${i}`);
+  const items = Array.from({ length: n }, (_, i) => ({ id: id(i), width: 64 + Math.floor(random() * 120),
+    height: random() < 0.5 ? 30 : 44 }));
+  const edges = [];
+  for (let k = Math.floor(n * (0.5 + random() * 1.5)); k > 0; k--) {
+    let [a, b] = [Math.floor(random() * n), Math.floor(random() * n)];
+    if (a === b) continue;
+    if (c % 3 !== 1 && a < b) [a, b] = [b, a];
+    const copies = random() < 0.05 ? 2 : 1;
+    for (let i = 0; i < copies; i++) {
+      edges.push({ id: `e${edges.length}`, from: items[a].id, to: items[b].id, kind: random() < 0.1 ? "detached" : "next" });
+    }
+  }
+  return { items, edges };
+}
+
+const graph = JSON.parse(fs.readFileSync(process.argv[1], "utf8"));
+const laid = layoutGraph(graph, VIEW_STRINGS.en);
+const cases = [["micrograd", { items: laid.nodes, edges: laid.edges }]];
+for (let c = 0; c < 60; c++) cases.push([`random ${c}`, randomGraph(c)]);
+const differ = cases.filter(([, { items, edges }]) =>
+  places(items, edges, "network-simplex") !== places(items, edges, networkSimplexRanks)).map(([name]) => name);
+console.log(JSON.stringify({ cases: cases.length, nodes: laid.nodes.length, differ }));
+"""
+
+
+def test_graph_rank_places_every_node_where_dagres_network_simplex_does(tmp_path):
+    result = Session().run(MICROGRAD_STEP)
+    assert result["error"] is None
+    graph_json = tmp_path / "micrograd.json"
+    graph_json.write_text(json.dumps(result["graph"]))
+    out = subprocess.run(["node", "--input-type=module", "-e", CHECK, str(graph_json)], cwd=WEB,
+                         capture_output=True, text=True, timeout=120, check=True)
+    report = json.loads(out.stdout.strip().splitlines()[-1])
+    assert report == {"cases": 61, "nodes": 348, "differ": []}
