@@ -69,10 +69,10 @@ function nodeSize(lines) {
  * Lays the graph out.
  * @param {object} graph the JSON of graph.export
  * @param {object} t the current language's strings (node texts)
- * @returns {{width, height, nodes: object[], edges: object[], reused: boolean}} positioned
- *   nodes ({id, x, y, width, height, lines, data}; x/y are centres) and
+ * @returns {{width, height, nodes: object[], edges: object[], reused: boolean, ranker: string}}
+ *   positioned nodes ({id, x, y, width, height, lines, data}; x/y are centres) and
  *   edges ({id, from, to, kind, data, points}) in forward direction; `reused`: placed as the
- *   last graph of the same shape was (see `place`).
+ *   last graph of the same shape was (see `place`); `ranker`: how its layers were ranked.
  */
 export function layoutGraph(graph, t) {
   const byId = new Map();
@@ -119,7 +119,7 @@ export function layoutGraph(graph, t) {
     edge.shift = shift;
     edge.parallel = siblings.length;
   });
-  return { width: placed.width, height: placed.height, nodes, edges, reused: placed.reused };
+  return { width: placed.width, height: placed.height, nodes, edges, reused: placed.reused, ranker: placed.ranker };
 }
 
 // The last graph dagre placed, by shape: the nodes' sizes in order, the edges between their
@@ -130,8 +130,9 @@ let lastPlaced = null;
 
 /**
  * dagre's centres for `items` (node sizes, in order) and its points for `edges`, by index.
- * @returns {{nodes: {x, y}[], edges: {x, y}[][], width, height, reused: boolean}} `reused`: the
- *   last graph's places, the same shape
+ * @returns {{nodes: {x, y}[], edges: {x, y}[][], width, height, reused: boolean, ranker: string}}
+ *   `reused`: the last graph's places, the same shape; `ranker`: "graph_rank" (graph_rank.js's network
+ *   simplex) or, past SIMPLEX_LIMIT nodes, dagre's "longest-path"
  */
 function place(items, edges) {
   const big = items.length > SIMPLEX_LIMIT;
@@ -140,6 +141,8 @@ function place(items, edges) {
     ...edges.map((edge) => `${index.get(edge.from)}>${index.get(edge.to)}${edge.kind === "detached" ? "d" : ""}`)]
     .join(",");
   if (lastPlaced && lastPlaced.shape === shape) return { ...lastPlaced, reused: true };
+  // dagre's network simplex, on arrays: the same ranks, 0.5-0.9 s less on micrograd's graph.
+  const [rankerName, ranker] = big ? ["longest-path", "longest-path"] : ["graph_rank", networkSimplexRanks];
   const g = new dagre.graphlib.Graph({ multigraph: true });
   g.setGraph({
     rankdir: "TB",
@@ -148,8 +151,7 @@ function place(items, edges) {
     edgesep: 12,
     marginx: 20,
     marginy: 20,
-    // dagre's network simplex, on arrays: the same ranks, 0.5-0.9 s less on micrograd's graph.
-    ranker: big ? "longest-path" : networkSimplexRanks,
+    ranker,
   });
   for (const item of items) g.setNode(item.id, { width: item.width, height: item.height });
   for (const edge of edges) {
@@ -163,6 +165,7 @@ function place(items, edges) {
     edges: edges.map((edge) => g.edge({ v: edge.from, w: edge.to, name: edge.id }).points),
     width: label.width || 0,
     height: label.height || 0,
+    ranker: rankerName,
   };
   return { ...lastPlaced, reused: false };
 }
