@@ -115,3 +115,46 @@ def test_without_blas_the_fused_multiply_adds_are_spelled_out(monkeypatch):
     assert fused.tobytes() == (a @ b).tobytes() and fused.flags.c_contiguous
     rounded_terms = np.add.accumulate(a[:, :, None] * b[None, :, :], axis=1)[:, -1, :]
     assert (fused != rounded_terms).any()  # what NumPy's loops without BLAS would give
+
+
+def _rounded_in_turn(a, b):
+    """What NumPy's matmul loop without BLAS gives (Pyodide's): each output's terms added one
+    after another over the inner index, the product and each sum rounded to the dtype."""
+    out = np.zeros((a.shape[0], b.shape[1]), a.dtype)
+    for k in range(a.shape[1]):
+        out = out + a[:, k:k + 1] * b[k:k + 1, :]
+    return out
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+def test_by_rows_adds_as_numpy_without_blas_does(dtype):
+    """Pyodide's large products go through ``by_rows`` (einsum along the rows of ``b``), which must
+    add the terms in the order and rounding of NumPy's own matmul loop there; BLAS does not."""
+    from autograd_py.ops.small_products import by_rows
+    rng = np.random.default_rng(3)
+    for m, k, n, layouts in [(64, 80, 96, "CC"), (3, 200, 64, "FC"), (70, 33, 65, "CF"), (1, 300, 70, "FF")]:
+        a = rng.standard_normal((m, k)).astype(dtype)
+        b = rng.standard_normal((k, n)).astype(dtype) * dtype(1e3)
+        a.flat[:4] = [np.inf, -0.0, np.nan, dtype(1e-39 if dtype is np.float32 else 1e-310)]  # specials
+        b.flat[5] = -np.inf
+        a = np.asfortranarray(a) if layouts[0] == "F" else a
+        b = np.asfortranarray(b) if layouts[1] == "F" else b
+        got = by_rows(a, b)
+        assert got.dtype == dtype and got.flags.c_contiguous
+        assert got.tobytes() == _rounded_in_turn(a, b).tobytes(), (m, k, n, layouts)
+    # (BLAS adds in blocks with fused multiply-adds: a test that could not tell them apart proves nothing)
+    a, b = rng.standard_normal((64, 80)).astype(dtype), rng.standard_normal((80, 96)).astype(dtype)
+    assert (a @ b).tobytes() != _rounded_in_turn(a, b).tobytes()
+
+
+def test_without_blas_large_products_go_by_rows(monkeypatch):
+    from autograd_py.ops import small_products
+    monkeypatch.setattr(small_products, "_NO_BLAS", True)
+    calls = []
+    monkeypatch.setattr(small_products, "by_rows", lambda a, b: calls.append(a.shape + b.shape[1:]) or a @ b)
+    rng = np.random.default_rng(4)
+    for shape in [(64, 784, 128), (1, 784, 128), (64, 128, 10), (16, 64, 64)]:
+        m, k, n = shape
+        small_products.product(rng.standard_normal((m, k)).astype(np.float32),
+                               rng.standard_normal((k, n)).astype(np.float32))
+    assert calls == [(64, 784, 128), (1, 784, 128)]  # 10 columns, or 65,536 terms: NumPy's own loop

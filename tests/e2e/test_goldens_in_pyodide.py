@@ -74,3 +74,35 @@ def test_every_golden_prints_pytorchs_output_in_pyodide(playground):
 def test_page_differences_name_real_snippets(table):
     names = {p.stem for p in (GOLDEN / "snippets").glob("*.py")}
     assert set(PAGE_DIFFERENCES) <= names
+
+
+BY_ROWS_CHECK = """import numpy as np
+from autograd_py.ops import small_products
+rng = np.random.default_rng(9)
+checked = differ = 0
+for trial in range(30):
+    dt = (np.float32, np.float64)[trial % 2]
+    m, k, n = int(rng.integers(1, 90)), int(rng.integers(20, 400)), int(rng.integers(64, 200))
+    a = rng.standard_normal((m, k)).astype(dt) * dt(10.0) ** int(rng.integers(-3, 3))
+    b = rng.standard_normal((k, n)).astype(dt)
+    if trial % 4 == 0:
+        a.flat[:4] = [np.inf, -np.inf, np.nan, -0.0]
+        b.flat[:2] = [-0.0, np.inf]
+    a = np.asfortranarray(a) if trial % 3 == 1 else a
+    b = np.asfortranarray(b) if trial % 5 == 1 else b
+    if m * k * n < 100_000:  # (smaller float32 products are spelled out as OpenBLAS adds them)
+        continue
+    checked += 1
+    differ += small_products.product(a, b).tobytes() != (a @ b).tobytes()
+print(small_products._NO_BLAS, checked, differ)
+"""
+
+
+def test_large_products_keep_the_bits_of_numpy_without_blas(playground):
+    """Pyodide's large products go through ``small_products.by_rows`` (einsum along the rows of
+    the second matrix, twice as fast as NumPy's matmul loop there): their bits must stay what
+    ``a @ b`` gives in this runtime, layouts, infinities, NaN and signed zeros included."""
+    result = playground.run(BY_ROWS_CHECK)
+    assert result["ok"], result
+    no_blas, checked, differ = result["stdout"].split()
+    assert no_blas == "True" and int(checked) >= 12 and differ == "0", result["stdout"]
