@@ -18,16 +18,19 @@ _SPLIT = 134217729.0  # 2**27 + 1, Veltkamp's splitter for float64
 
 def fma32(a, b, c):
     """``round_f32(a * b + c)`` for float32 arrays, rounded once like a hardware fma."""
-    a, b, c = np.broadcast_arrays(np.asarray(a, np.float64), np.asarray(b, np.float64), np.asarray(c, np.float64))
-    p = (a * b).reshape(-1)  # exact
-    c = c.reshape(-1)
-    s = p + c
+    a, b, c = np.asarray(a, np.float64), np.asarray(b, np.float64), np.asarray(c, np.float64)
+    p = a * b  # exact
+    # (the operands broadcast here, not first: np.broadcast_arrays is Python, ~50 us a call in
+    # Pyodide; asarray: three 0-d operands give a NumPy scalar)
+    s = np.asarray(p + c)
     out = s.astype(np.float32)
     # Rounding s again to float32 can only go wrong when s sits exactly half-way between two float32.
-    ties = np.flatnonzero((s.view(np.uint64) & _TIE_MASK) == _TIE)
-    if len(ties):
-        _fix_ties(out, s, p, c, ties)
-    return out.reshape(a.shape)
+    at_tie = (s.view(np.uint64) & _TIE_MASK) == _TIE
+    if at_tie.any():  # (rare: the indices only then)
+        flat = out.reshape(-1)  # (a view: out is new and contiguous)
+        _fix_ties(flat, s.reshape(-1), np.broadcast_to(p, s.shape).reshape(-1),
+                  np.broadcast_to(c, s.shape).reshape(-1), np.flatnonzero(at_tie))
+    return out
 
 
 def _fix_ties(out, s, p, c, idx):

@@ -158,3 +158,36 @@ def test_without_blas_large_products_go_by_rows(monkeypatch):
         small_products.product(rng.standard_normal((m, k)).astype(np.float32),
                                rng.standard_normal((k, n)).astype(np.float32))
     assert calls == [(64, 784, 128), (1, 784, 128)]  # 10 columns, or 65,536 terms: NumPy's own loop
+
+
+def test_fused_in_turn_rounds_each_term_once_ties_included():
+    """Pyodide's spelled-out fused multiply-adds run two NumPy calls a term and look for float64
+    sums half-way between two float32 once at the end (their float32 rounding would be a second
+    rounding); from the first such step they go through ``fma32``. The same bits as ``fma32``
+    term after term, on operands with few mantissa bits, where such ties are common."""
+    from autograd_py._fp import _TIE, _TIE_MASK, fma32
+    from autograd_py.ops.small_products import fused_in_turn
+    rng = np.random.default_rng(8)
+    at_ties = 0
+    for trial in range(60):
+        m, k, n = int(rng.integers(1, 12)), int(rng.integers(2, 60)), int(rng.integers(1, 12))
+        if trial % 2:  # integers and their multiples of 2**12: sums land on float32 half-way points
+            a = rng.integers(-2000, 2000, (m, k)).astype(np.float32)
+            b = (rng.integers(-2000, 2000, (k, n)) * 4096).astype(np.float32)
+        else:
+            a, b = rng.standard_normal((m, k)).astype(np.float32), rng.standard_normal((k, n)).astype(np.float32)
+        expected = a[:, :1] * b[:1, :]
+        for j in range(1, k):
+            s = a[:, j:j + 1].astype(np.float64) * b[j:j + 1, :] + expected
+            at_ties += int(((s.view(np.uint64) & _TIE_MASK) == _TIE).sum())
+            expected = fma32(a[:, j:j + 1], b[j:j + 1, :], expected)
+        got = fused_in_turn(a, b)
+        assert got.tobytes() == np.ascontiguousarray(expected).tobytes() and got.flags.c_contiguous, (m, k, n)
+    assert at_ties > 20  # (the slow path was taken)
+    # A tie that rounding twice gets wrong: (1 + 2**-23) + 2**-24 * (1 - 2**-46) lies just below the
+    # half-way point 1 + 2**-23 + 2**-24, but in float64 it is that point, which float32 rounds up
+    one_up = np.float32(1 + 2.0 ** -23)
+    a = np.array([[one_up, np.float32(2.0 ** -12 * (1 - 2.0 ** -23))]], np.float32)
+    b = np.array([[1.0], [np.float32(2.0 ** -12 * (1 + 2.0 ** -23))]], np.float32)
+    assert fused_in_turn(a, b)[0, 0] == one_up
+    assert np.float32(np.float64(one_up) + np.float64(a[0, 1]) * np.float64(b[1, 0])) != one_up

@@ -40,7 +40,7 @@ import sys
 
 import numpy as np
 
-from .._fp import fma32
+from .._fp import _TIE, _TIE_MASK, fma32
 
 _F32 = np.dtype(np.float32)
 _NO_BLAS = sys.platform == "emscripten"  # Pyodide: NumPy's own loops add rounded products
@@ -122,11 +122,32 @@ def by_rows(a, b):
 
 def fused_in_turn(a, b):
     """``a @ b`` for float32 as a BLAS kernel with fused multiply-adds adds it: each output takes
-    ``a[i, k] * b[k, j]`` one after another over ``k``, each rounded once with the sum so far."""
-    out = a[:, :1] * b[:1, :]
-    for k in range(1, a.shape[1]):
-        out = fma32(a[:, k:k + 1], b[k:k + 1, :], out)
-    return np.ascontiguousarray(out, dtype=_F32)
+    ``a[i, k] * b[k, j]`` one after another over ``k``, each rounded once with the sum so far.
+
+    A term's exact product (float32 products are exact in float64) plus the sum so far, rounded
+    to float64 then to float32, is that sum rounded once unless the float64 value lies half-way
+    between two float32. So the steps run that way, two NumPy calls each (a few hundred steps in
+    Pyodide), and one look at all of them afterwards finds the first step at such a tie, from which
+    they run again through ``fma32``, which rounds those exactly.
+    """
+    k_all = a.shape[1]
+    if k_all < 2:
+        return np.ascontiguousarray(a @ b)  # one product, rounded once
+    terms = a.astype(np.float64).T[:, :, None] * b.astype(np.float64)[:, None, :]  # (K, M, N), exact
+    sums = np.empty_like(terms)  # each step's float64 sum
+    outs = np.empty(terms.shape, _F32)  # the sum after each step
+    outs[0] = terms[0]
+    for k in range(1, k_all):
+        np.add(terms[k], outs[k - 1], out=sums[k])
+        outs[k] = sums[k]
+    ties = ((sums[1:].view(np.uint64) & _TIE_MASK) == _TIE).reshape(k_all - 1, -1).any(axis=1)
+    if ties.any():
+        first = int(ties.argmax()) + 1
+        out = outs[first - 1]
+        for k in range(first, k_all):
+            out = fma32(terms[k], 1.0, out)
+        return np.ascontiguousarray(out, dtype=_F32)
+    return np.ascontiguousarray(outs[-1])
 
 
 def _gemv_sequential(m, k, layout):
