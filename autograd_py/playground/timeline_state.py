@@ -29,8 +29,10 @@ _UNBOUND = object()
 def small(data):
     """A copy small enough to keep per step: all values up to ``PREVIEW_ELEMENTS``, else the first
     ``TRUNCATED_VALUES`` and min/max/mean (floats; only the shape for non-numeric dtypes)."""
-    shape = list(data.shape)
     kind = data.dtype.kind
+    if not data.ndim and kind == "f":  # a scalar loop's tensors (micrograd's): without the reshape
+        return {"shape": [], "values": [data.item()]}
+    shape = list(data.shape)
     if kind not in "fiub":
         return {"shape": shape}
     flat = data.reshape(-1)
@@ -91,6 +93,19 @@ def _parameters(name, module):
         return [(f"{name}.{p}", t) for p, t in module.named_parameters()]
     except Exception:  # a half-built user Module must not break the view
         return []
+
+
+def _states(node):
+    """``{name: state}`` of ``node``'s saved values, as ``Node.saved_items`` gives them (alive,
+    modified or freed), without a generator: the timeline asks for every watched node's after
+    each backward pass."""
+    if node._vars is None:
+        return {}
+    saved = saved_map(node)
+    if node._freed:
+        return dict.fromkeys(saved, "freed")
+    return {key: ("alive" if value.counter[0] == value.version else "modified")  # (SavedTensor.state)
+            if isinstance(value, SavedTensor) else "alive" for key, value in saved.items()}
 
 
 def saved_then(node):
@@ -165,21 +180,23 @@ class NodeIds:
         return out
 
 
-_DTYPE_TEXT = {}  # dtype -> repr
+_DTYPE_TEXT = {}  # NumPy dtype -> the repr of the tensor dtype it stands for
 
 
 def summary(t, value, grad, node_id):
     """The row a step keeps of a named tensor, given ``small`` of its data and of its ``.grad``."""
     fn = t._grad_fn
-    dtype = t.dtype
-    text = _DTYPE_TEXT.get(dtype)
+    text = _DTYPE_TEXT.get(t._data.dtype)  # (``t.dtype`` follows its array's)
     if text is None:
-        text = _DTYPE_TEXT[dtype] = repr(dtype)
+        text = _DTYPE_TEXT[t._data.dtype] = repr(t.dtype)
+    fid = None
+    if fn is not None:  # ``node_id(fn)``, its usual case inline: a node named before
+        known = node_id.current.get(id(fn))
+        fid = known[0] if known is not None and known[1]() is fn else node_id(fn)
     # ``value``'s shape list is the tensor's: one list fewer kept per summary
     return {"id": f"t{id(t)}", "shape": value["shape"], "dtype": text,
             "requires_grad": t._requires_grad, "grad_fn": type(fn).__name__ if fn is not None else None,
-            "grad_fn_id": node_id(fn) if fn is not None else None, "version": t._version_counter[0],
-            "value": value, "grad": grad}
+            "grad_fn_id": fid, "version": t._version_counter[0], "value": value, "grad": grad}
 
 
 class StateWatch:
@@ -388,10 +405,14 @@ class StateWatch:
             if node is None:
                 continue
             nid = self.node_id(node)
-            states = {key: state for key, _, state in node.saved_items()}
+            states = _states(node)
             last = self.saved_last.get(nid)
-            diff = {k: s for k, s in states.items() if last is None and s != "alive" or
-                    last is not None and last.get(k) != s}
+            if last is None:
+                diff = {k: s for k, s in states.items() if s != "alive"}
+            elif states == last:  # (most nodes, most times)
+                diff = None
+            else:
+                diff = {k: s for k, s in states.items() if last.get(k) != s}
             if diff:
                 changes[nid] = diff
             self.saved_last[nid] = states

@@ -109,6 +109,10 @@ def describe(namespace, node_id):
 
 # ---- the steps of the last backward pass ------------------------------------------------------
 
+def _freeze(t):
+    return None if t is None else t._data.copy()
+
+
 class _Frozen:
     """What ``trace`` formats: an object with ``_data``, here a copy taken at the step."""
 
@@ -116,11 +120,6 @@ class _Frozen:
 
     def __init__(self, data):
         self._data = data
-
-
-def _freeze(t):
-    # A copy: a later in-place change (``y.grad.zero_()`` on a retained grad) must not reach it.
-    return None if t is None else t._data.copy()
 
 
 def _thaw(data):
@@ -195,16 +194,20 @@ class PassRecorder:
 
     @staticmethod
     def _copy(event):
+        """What is kept of an engine event: the engine makes a new dict for each call, so it is
+        kept itself, with copies of its gradients in place of the tensors (a later in-place change,
+        ``y.grad.zero_()`` on a retained grad, must not reach them). No reference to a gradient is
+        kept: the engine adds into a gradient in place when nothing else holds it (its version)."""
         kind = event["event"]
+        freeze = _freeze
         if kind == "node":
-            return {**event, "grads_in": [_freeze(g) for g in event["grads_in"]],
-                    "grads_out": [_freeze(g) for g in event["grads_out"]], "edges": list(event["edges"])}
-        if kind in ("accumulate", "hook"):
-            out = {**event, "grad": _freeze(event["grad"])}
+            event["grads_in"] = [freeze(g) for g in event["grads_in"]]
+            event["grads_out"] = [freeze(g) for g in event["grads_out"]]
+        elif kind in ("accumulate", "hook"):
+            event["grad"] = freeze(event["grad"])
             if kind == "hook":
-                out["replaced_with"] = None if event["replaced_with"] is None else True
-            return out
-        return dict(event)
+                event["replaced_with"] = None if event["replaced_with"] is None else True
+        return event
 
     def edge_nodes(self):
         """Node objects the recorded steps point at (to find nodes no name reaches)."""
