@@ -53,3 +53,39 @@ def test_every_screen_size_shows_the_editor_and_run(playground, results_dir, lan
         playground.set_code(original)  # no draft left behind for the other tests
         page.set_viewport_size({"width": 1400, "height": 860})
         page.locator('[data-lang="en"]').click()
+
+
+GRAPH_BOXES = """() => {
+  const box = (el) => { const r = el.getBoundingClientRect(); return [r.width, r.height]; };
+  const canvas = document.querySelector('#graph .graph-canvas');
+  const svg = canvas.querySelector('svg.graph-svg');
+  return { canvas: box(canvas), svg: box(svg), style: [svg.style.width, svg.style.height] };
+}"""
+
+
+def test_the_graph_drawing_fills_its_canvas_in_px_at_every_size(playground):
+    """The page's graph drawing is sized in px (pan_zoom.js pinSize: a percentage-sized SVG is laid
+    out anew, all its text, whenever its pane is) and follows its canvas: the window's size, and
+    the node details opening beside it."""
+    page = playground.page
+    original = playground.get_code()
+    try:
+        assert playground.run("import torch\nx = torch.ones(2, requires_grad=True)\ny = (x * x).sum()\n")["ok"]
+        expect(playground.testid("graph").locator("g.node")).not_to_have_count(0)
+        for width, height in SIZES:
+            page.set_viewport_size({"width": width, "height": height})
+            page.evaluate("() => new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done)))")
+            boxes = page.evaluate(GRAPH_BOXES)
+            assert boxes["style"][0].endswith("px") and boxes["style"][1].endswith("px"), (width, boxes)
+            assert boxes["svg"] == pytest.approx(boxes["canvas"], abs=0.5), (width, boxes)
+        page.set_viewport_size({"width": 1400, "height": 860})
+        before = page.evaluate(GRAPH_BOXES)
+        playground.testid("graph").locator("g.node.node-tensor").first.click()
+        expect(playground.testid("node-details")).to_be_visible()
+        page.evaluate("() => new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done)))")
+        after = page.evaluate(GRAPH_BOXES)
+        assert after["canvas"][0] < before["canvas"][0], (before, after)
+        assert after["svg"] == pytest.approx(after["canvas"], abs=0.5), after
+    finally:
+        page.set_viewport_size({"width": 1400, "height": 860})
+        playground.set_code(original)  # no draft left behind for the other tests

@@ -24,6 +24,21 @@ export class PanZoom {
     this.wire();
   }
 
+  /**
+   * From now on the drawing takes its canvas's size in px, not the style sheet's 100%: Chromium
+   * lays a percentage-sized SVG out anew, every text in it, whenever anything else in its pane is
+   * laid out (15-30 ms on a 348-node graph for a timeline step's label or a gradient row). Only for
+   * a canvas whose size does not follow its content (the page's; an embed's grows to fit its graph).
+   */
+  pinSize() {
+    new ResizeObserver(([entry]) => {
+      const { width, height } = entry.contentRect;
+      if (!width || !height) return; // hidden (the forward view shown instead): sized when shown
+      this.svg.style.width = `${width}px`;
+      this.svg.style.height = `${height}px`;
+    }).observe(this.canvas);
+  }
+
   apply() {
     const { k, x, y } = this.view;
     this.viewport.setAttribute("transform", `translate(${x},${y}) scale(${k})`);

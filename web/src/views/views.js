@@ -41,6 +41,7 @@ export class Views {
       t, onSelect: (id) => this.select(id), onFix: (fix) => hooks.applyFix(fix), busy: () => hooks.busy(),
     });
     this.graph.flowSource = (id) => this.timeline.flowAt(id); // a past step's own graph asks Python
+    this.graph.panZoom.pinSize(); // the page's canvas is sized by the pane, never by the graph
     this.details = new NodeDetails(this.graph.details, {
       describe: (id, step) => hooks.request("describe", step == null ? { node: id } : { node: id, step }, { quiet: true }),
       useAsRoot: (name) => { this.backward.setRoot(name); this.showTab("backward"); },
