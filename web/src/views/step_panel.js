@@ -23,6 +23,7 @@ export class StepPanel {
     this.index = 0;
     this.timer = null;
     this.active = false;
+    this.emitted = null; // the last highlight handed to the graph
   }
 
   setStrings(t) {
@@ -39,14 +40,14 @@ export class StepPanel {
     if (trace) {
       this.trace = { ...trace, steps: trace.steps.filter((step) => SHOWN_KINDS.has(step.event)), opened };
       this.index = 0;
-      this.pause();
+      this.stopTimer();
     }
     this.draw();
   }
 
   clear() {
     this.trace = null;
-    this.pause();
+    this.stopTimer();
     this.draw();
   }
 
@@ -108,9 +109,13 @@ export class StepPanel {
   }
 
   pause() {
+    this.stopTimer();
+    if (this.t) this.draw();
+  }
+
+  stopTimer() {
     if (this.timer) clearInterval(this.timer);
     this.timer = null;
-    if (this.t) this.draw();
   }
 
   /** What the graph highlights at the current step. */
@@ -130,7 +135,11 @@ export class StepPanel {
   }
 
   emit() {
-    this.hooks.onStep(this.highlight());
+    const highlight = this.highlight();
+    // Nothing to show, as before (the panel hidden): the graph need not go over its nodes again.
+    if (!highlight && !this.emitted) return;
+    this.emitted = highlight;
+    this.hooks.onStep(highlight);
   }
 
   // ---- drawing -----------------------------------------------------------------
@@ -162,7 +171,8 @@ export class StepPanel {
       h("div", { class: "step-body" }, this.card(steps[this.index], names), list),
       this.trace.dropped ? h("p", { class: "muted small", text: t.sDropped(this.trace.dropped) }) : null,
     );
-    const current = list.children[this.index];
+    // Hidden, the list has no box to scroll: asking would only make the page lay out at once.
+    const current = this.active ? list.children[this.index] : null;
     if (current && current.scrollIntoView) current.scrollIntoView({ block: "nearest" });
     this.emit();
   }

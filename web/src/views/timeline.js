@@ -107,15 +107,17 @@ export class Timeline {
   drawStep(state) {
     const view = this.views.graph;
     const final = this.indexed.graph;
+    // Each setTimeline goes over every drawn node: none when the graph already shows its end.
+    const untimed = () => view.timeline && view.setTimeline(null);
     const showFinal = () => {
       if (view.graph === final) return;
-      view.setTimeline(null);
+      untimed();
       view.render(final, { failed: this.views.state.failed, keepView: true });
     };
     this.stepGraph = null;
     if (state.last) {
       showFinal();
-      view.setTimeline(null);
+      untimed();
       return final.tensors;
     }
     const { graph, subset } = graphAt(state, this.indexed);

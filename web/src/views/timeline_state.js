@@ -48,10 +48,10 @@ function emptyState() {
   return { grads: new Map(), saved: new Map(), tensors: new Map(), names: new Map() };
 }
 
+// A node's saved-tensor states are replaced whole by applyDelta, never changed in place, so a copy
+// of the maps is enough (a checkpoint shares them with the states folded from it).
 function copyState(state) {
-  const saved = new Map();
-  for (const [id, states] of state.saved) saved.set(id, { ...states });
-  return { grads: new Map(state.grads), saved, tensors: new Map(state.tensors), names: new Map(state.names) };
+  return { grads: new Map(state.grads), saved: new Map(state.saved), tensors: new Map(state.tensors), names: new Map(state.names) };
 }
 
 // A step leaves out what it did not change (timeline_export.export).

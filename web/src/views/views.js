@@ -173,7 +173,8 @@ export class Views {
 
   /** Drops every choice and highlight made for the previous namespace (`clean`: a new lesson's). */
   forget({ clean = false } = {}) {
-    this.graph.select(null, { silent: true });
+    // (Nothing selected: the drawing, about to be replaced, need not be gone over again.)
+    if (this.graph.selected != null) this.graph.select(null, { silent: true });
     this.details.hide();
     this.steps.clear();
     this.grads.clear();
