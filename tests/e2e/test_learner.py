@@ -35,8 +35,12 @@ def test_lessons_in_a_row_each_show_only_their_own_tensors(playground):
         expect(playground.testid("output")).to_have_text("")
         expect(playground.testid("graph").locator("g.node")).to_have_count(0)
         expect(playground.testid("graph-alert")).to_be_hidden()
-        playground.click_run()
         code = "\n".join(lesson["code"])
+        if playground.get_code().strip() != code.strip():
+            # a draft another test on this shared tab left for the lesson (an edit is kept per
+            # lesson, as a learner's is): the lesson's own code runs here
+            page.locator("#restore").click()
+        playground.click_run()
         shown = graph_tensor_names(playground)
         assert shown <= code_names(code), (lesson["id"], shown - code_names(code))
         # The lessons that end in an error with a place on the graph (a freed graph, a non-scalar).
