@@ -9,6 +9,7 @@ order; a dagre upgrade that changes them shows up here.
 import json
 import shutil
 import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -17,35 +18,16 @@ from autograd_py.playground import Session
 
 REPO = Path(__file__).resolve().parents[1]
 WEB = REPO / "web"
+sys.path.insert(0, str(REPO / "bench"))
+import page_programs  # noqa: E402  (the learners' programs the page benches run)
 
 pytestmark = pytest.mark.skipif(
     not (WEB / "node_modules" / "@dagrejs" / "dagre").is_dir() or shutil.which("node") is None,
     reason="web/node_modules missing (scripts/test.sh runs npm ci)")
 
-MICROGRAD_STEP = """import torch
-torch.manual_seed(0)
-sizes = [3, 4, 4, 1]
-layers = [[([torch.randn(()).double().requires_grad_() for _ in range(n_in)],
-            torch.zeros((), dtype=torch.float64, requires_grad=True))
-           for _ in range(n_out)] for n_in, n_out in zip(sizes, sizes[1:])]
-xs = [[2.0, 3.0, -1.0], [3.0, -1.0, 0.5], [0.5, 1.0, 1.0], [1.0, 1.0, -1.0]]
-ys = [1.0, -1.0, -1.0, 1.0]
-total = None
-for x, target in zip(xs, ys):
-    act = x
-    for i, layer in enumerate(layers):
-        nxt = []
-        for w, b in layer:
-            s = b
-            for wi, xi in zip(w, act):
-                s = s + wi * xi
-            nxt.append(s.tanh() if i < len(layers) - 1 else s)
-        act = nxt
-    term = (act[0] - target) ** 2
-    total = term if total is None else total + term
-loss = total / len(xs)
-loss.backward()
-"""
+# One training step of bench/page_programs.py's micrograd loop: a 348-node, 518-edge graph
+MICROGRAD_STEP = page_programs.MICROGRAD.replace("for step in range(20):", "for step in range(1):")
+assert MICROGRAD_STEP != page_programs.MICROGRAD
 
 # Lays each graph out twice, with dagre's ranker and with graph_rank.js's, in place()'s settings;
 # prints the names of the graphs whose places differ.

@@ -2,11 +2,15 @@
 step-through, interactive backward with the Jacobian, detach, language, large graphs."""
 
 import re
+import sys
 
 import numpy as np
 from playwright.sync_api import expect
 
-from playground_helpers import LESSONS
+from playground_helpers import LESSONS, REPO
+
+sys.path.insert(0, str(REPO / "bench"))
+import page_programs  # noqa: E402  (the learners' programs the page benches run)
 
 
 def fresh(playground):
@@ -334,30 +338,9 @@ def test_the_same_code_run_again_keeps_its_places_without_dagre(playground):
     assert other["reused"] is False and len(other["names"]) > len(first["names"])
 
 
-MICROGRAD_STEP = """import torch
-torch.manual_seed(0)
-sizes = [3, 4, 4, 1]
-layers = [[([torch.randn(()).double().requires_grad_() for _ in range(n_in)],
-            torch.zeros((), dtype=torch.float64, requires_grad=True))
-           for _ in range(n_out)] for n_in, n_out in zip(sizes, sizes[1:])]
-xs = [[2.0, 3.0, -1.0], [3.0, -1.0, 0.5], [0.5, 1.0, 1.0], [1.0, 1.0, -1.0]]
-ys = [1.0, -1.0, -1.0, 1.0]
-total = None
-for x, target in zip(xs, ys):
-    act = x
-    for i, layer in enumerate(layers):
-        nxt = []
-        for w, b in layer:
-            s = b
-            for wi, xi in zip(w, act):
-                s = s + wi * xi
-            nxt.append(s.tanh() if i < len(layers) - 1 else s)
-        act = nxt
-    term = (act[0] - target) ** 2
-    total = term if total is None else total + term
-loss = total / len(xs)
-loss.backward()
-"""
+# One training step of bench/page_programs.py's micrograd loop: a 348-node, 518-edge graph
+MICROGRAD_STEP = page_programs.MICROGRAD.replace("for step in range(20):", "for step in range(1):")
+assert MICROGRAD_STEP != page_programs.MICROGRAD
 
 
 def test_a_micrograd_step_is_ranked_by_graph_rank(playground):
