@@ -1,5 +1,6 @@
-"""The graph view's ranker (web/src/views/graph_rank.js) against dagre's own network simplex, in
-Node: the same places for every node and edge on one micrograd step's graph and on random graphs.
+"""The graph views' ranker (web/src/views/graph_rank.js) against dagre's own network simplex, in
+Node: the same places for every node and edge on one micrograd step's graph, a forward-mode
+lesson's view (forward_layout.js) and random graphs.
 
 graph_rank.js redoes dagre's network simplex on arrays (dagre's took 0.6-0.8 s of the first
 layout of a micrograd step) and promises dagre's drawing by taking dagre's choices in dagre's
@@ -34,6 +35,7 @@ assert MICROGRAD_STEP != page_programs.MICROGRAD
 CHECK = """
 import fs from "node:fs";
 import dagre from "@dagrejs/dagre";
+import { layoutForward } from "./src/views/forward_layout.js";
 import { layoutGraph } from "./src/views/graph_layout.js";
 import { networkSimplexRanks } from "./src/views/graph_rank.js";
 import { VIEW_STRINGS } from "./src/views/i18n_views.js";
@@ -72,20 +74,52 @@ function randomGraph(c) {
 
 const graph = JSON.parse(fs.readFileSync(process.argv[1], "utf8"));
 const laid = layoutGraph(graph, VIEW_STRINGS.en);
-const cases = [["micrograd", { items: laid.nodes, edges: laid.edges }]];
+const forward = layoutForward(JSON.parse(fs.readFileSync(process.argv[2], "utf8")), VIEW_STRINGS.en);
+const cases = [["micrograd", { items: laid.nodes, edges: laid.edges }],
+  ["forward", { items: forward.nodes, edges: forward.edges }]];
 for (let c = 0; c < 60; c++) cases.push([`random ${c}`, randomGraph(c)]);
 const differ = cases.filter(([, { items, edges }]) =>
   places(items, edges, "network-simplex") !== places(items, edges, networkSimplexRanks)).map(([name]) => name);
-console.log(JSON.stringify({ cases: cases.length, nodes: laid.nodes.length, differ }));
+console.log(JSON.stringify({ cases: cases.length, nodes: laid.nodes.length, forward: forward.nodes.length, differ }));
 """
 
 
-def test_graph_rank_places_every_node_where_dagres_network_simplex_does(tmp_path):
-    result = Session().run(MICROGRAD_STEP)
-    assert result["error"] is None
-    graph_json = tmp_path / "micrograd.json"
+# A forward-mode lesson's view (forward_layout.js ranks its graph with graph_rank.js too)
+FORWARD = """import torch
+import torch.autograd.forward_ad as fwAD
+x = torch.tensor([0.5, 1.0, 2.0])
+with fwAD.dual_level():
+    d = fwAD.make_dual(x, torch.ones(3))
+    h = d.sin() * d + d.exp()
+    y = (h.tanh() * h).sum() + h.mean() * d.sum()
+    jvp = fwAD.unpack_dual(y).tangent
+"""
+
+
+@pytest.fixture
+def graphs_of():
+    """Runs programs in playground sessions, then puts back ``sys.modules``' torch entries: a
+    session maps ``import torch`` to autograd_py, and the real-torch tests that run later in this
+    process (``test_inplace_fast_path``'s parity cases) would otherwise import torch's lazily
+    loaded modules a second time (``torch._inductor.test_operators`` then fails to register)."""
+    saved = {k: v for k, v in sys.modules.items() if k == "torch" or k.startswith("torch.")}
+    try:
+        yield lambda code: Session().run(code)
+    finally:
+        for k in [k for k in sys.modules if k == "torch" or k.startswith("torch.")]:
+            del sys.modules[k]
+        sys.modules.update(saved)
+
+
+def test_graph_rank_places_every_node_where_dagres_network_simplex_does(tmp_path, graphs_of):
+    result = graphs_of(MICROGRAD_STEP)
+    forward = graphs_of(FORWARD)
+    assert result["error"] is None and forward["error"] is None and forward["forward"]
+    graph_json, forward_json = tmp_path / "micrograd.json", tmp_path / "forward.json"
     graph_json.write_text(json.dumps(result["graph"]))
-    out = subprocess.run(["node", "--input-type=module", "-e", CHECK, str(graph_json)], cwd=WEB,
+    forward_json.write_text(json.dumps(forward["forward"]))
+    out = subprocess.run(["node", "--input-type=module", "-e", CHECK, str(graph_json), str(forward_json)], cwd=WEB,
                          capture_output=True, text=True, timeout=120, check=True)
     report = json.loads(out.stdout.strip().splitlines()[-1])
-    assert report == {"cases": 61, "nodes": 348, "differ": []}
+    assert report["forward"] > 10
+    assert report == {"cases": 62, "nodes": 348, "forward": report["forward"], "differ": []}

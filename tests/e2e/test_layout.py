@@ -89,3 +89,27 @@ def test_the_graph_drawing_fills_its_canvas_in_px_at_every_size(playground):
     finally:
         page.set_viewport_size({"width": 1400, "height": 860})
         playground.set_code(original)  # no draft left behind for the other tests
+
+
+FORWARD_BOXES = GRAPH_BOXES.replace("#graph .graph-canvas", "#forward-graph .graph-canvas")
+
+
+def test_the_forward_view_fills_its_canvas_in_px(playground):
+    """The forward-mode view's drawing is pinned in px as the graph's is (a forward-mode lesson's
+    view of a few hundred ops had its every text laid out again by each layout of the pane)."""
+    page = playground.page
+    original = playground.get_code()
+    try:
+        assert playground.run("import torch\nimport torch.autograd.forward_ad as fwAD\n"
+                              "with fwAD.dual_level():\n"
+                              "    y = fwAD.make_dual(torch.ones(2), torch.ones(2)).sin() * 2\n")["ok"]
+        expect(playground.testid("forward-graph")).to_be_visible()
+        for width, height in SIZES[:2]:
+            page.set_viewport_size({"width": width, "height": height})
+            page.evaluate("() => new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done)))")
+            boxes = page.evaluate(FORWARD_BOXES)
+            assert boxes["style"][0].endswith("px") and boxes["style"][1].endswith("px"), (width, boxes)
+            assert boxes["svg"] == pytest.approx(boxes["canvas"], abs=0.5), (width, boxes)
+    finally:
+        page.set_viewport_size({"width": 1400, "height": 860})
+        playground.set_code(original)  # no draft left behind for the other tests

@@ -72,6 +72,7 @@ export class Views {
     const section = h("section", { id: "forward-graph", class: "graph-panel", "data-testid": "forward-graph", hidden: true });
     $("graph").after(section);
     this.forward = new ForwardGraphView(section, { t });
+    this.forward.panZoom.pinSize(); // as the graph's: a 300-op forward view's fit laid out every text
     this.graphMode = "backward";
     const tab = (mode) => h("button", { type: "button", role: "tab", "data-mode": mode, "data-testid": `graph-mode-${mode}`,
       "aria-controls": mode === "forward" ? "forward-graph" : "graph" });
