@@ -25,12 +25,18 @@ def fma32(a, b, c):
     s = np.asarray(p + c)
     out = s.astype(np.float32)
     # Rounding s again to float32 can only go wrong when s sits exactly half-way between two float32.
-    at_tie = (s.view(np.uint64) & _TIE_MASK) == _TIE
+    at_tie = half_way32(s)
     if at_tie.any():  # (rare: the indices only then)
         flat = out.reshape(-1)  # (a view: out is new and contiguous)
         _fix_ties(flat, s.reshape(-1), np.broadcast_to(p, s.shape).reshape(-1),
                   np.broadcast_to(c, s.shape).reshape(-1), np.flatnonzero(at_tie))
     return out
+
+
+def half_way32(s):
+    """Where the float64 values of ``s`` lie exactly half-way between two float32: only there does
+    rounding them to float32 differ from rounding once the exact value they were rounded from."""
+    return (s.view(np.uint64) & _TIE_MASK) == _TIE
 
 
 def _fix_ties(out, s, p, c, idx):

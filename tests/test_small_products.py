@@ -165,7 +165,7 @@ def test_fused_in_turn_rounds_each_term_once_ties_included():
     sums half-way between two float32 once at the end (their float32 rounding would be a second
     rounding); from the first such step they go through ``fma32``. The same bits as ``fma32``
     term after term, on operands with few mantissa bits, where such ties are common."""
-    from autograd_py._fp import _TIE, _TIE_MASK, fma32
+    from autograd_py._fp import fma32, half_way32
     from autograd_py.ops.small_products import fused_in_turn
     rng = np.random.default_rng(8)
     at_ties = 0
@@ -179,7 +179,7 @@ def test_fused_in_turn_rounds_each_term_once_ties_included():
         expected = a[:, :1] * b[:1, :]
         for j in range(1, k):
             s = a[:, j:j + 1].astype(np.float64) * b[j:j + 1, :] + expected
-            at_ties += int(((s.view(np.uint64) & _TIE_MASK) == _TIE).sum())
+            at_ties += int(half_way32(s).sum())
             expected = fma32(a[:, j:j + 1], b[j:j + 1, :], expected)
         got = fused_in_turn(a, b)
         assert got.tobytes() == np.ascontiguousarray(expected).tobytes() and got.flags.c_contiguous, (m, k, n)

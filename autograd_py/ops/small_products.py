@@ -40,7 +40,7 @@ import sys
 
 import numpy as np
 
-from .._fp import _TIE, _TIE_MASK, fma32
+from .._fp import fma32, half_way32
 
 _F32 = np.dtype(np.float32)
 _NO_BLAS = sys.platform == "emscripten"  # Pyodide: NumPy's own loops add rounded products
@@ -140,7 +140,7 @@ def fused_in_turn(a, b):
     for k in range(1, k_all):
         np.add(terms[k], outs[k - 1], out=sums[k])
         outs[k] = sums[k]
-    ties = ((sums[1:].view(np.uint64) & _TIE_MASK) == _TIE).reshape(k_all - 1, -1).any(axis=1)
+    ties = half_way32(sums[1:]).reshape(k_all - 1, -1).any(axis=1)
     if ties.any():
         first = int(ties.argmax()) + 1
         out = outs[first - 1]

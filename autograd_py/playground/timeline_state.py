@@ -104,8 +104,7 @@ def _states(node):
     saved = saved_map(node)
     if node._freed:
         return dict.fromkeys(saved, "freed")
-    return {key: ("alive" if value.counter[0] == value.version else "modified")  # (SavedTensor.state)
-            if isinstance(value, SavedTensor) else "alive" for key, value in saved.items()}
+    return {key: value.state() if isinstance(value, SavedTensor) else "alive" for key, value in saved.items()}
 
 
 def saved_then(node):
