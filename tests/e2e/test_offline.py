@@ -194,7 +194,10 @@ def run_in_shared_worker(page, code):
             if (data.type === 'fatal') reject(new Error(data.phase + ': ' + data.message));
             if (data.type === 'status') phases.push(data.phase);
             if (data.type === 'status' && data.phase === 'ready') worker.port.postMessage({id: 1, type: 'run', code});
-            if (data.type === 'result') resolve({phases, stdout: data.stdout, ok: data.ok});
+            if (data.type === 'result') {  // Python's answer crosses as its JSON text (failed_result.js)
+                const result = JSON.parse(data.json);
+                resolve({phases, stdout: result.stdout, ok: result.ok});
+            }
         };
         worker.port.start();
     })""", code)

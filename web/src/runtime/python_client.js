@@ -14,7 +14,7 @@
 // (its result was lost), is restarted, with a note. A started request may run
 // as long as it likes: that is what Stop is for.
 
-import { failedResult } from "./failed_result.js";
+import { failedResult, readResult } from "./failed_result.js";
 import { WorkerHandle } from "./worker_handle.js";
 
 const SIGINT = 2;
@@ -99,7 +99,7 @@ export class PythonClient {
       const entry = this.pending.get(msg.id);
       if (!entry) return;
       this.pending.delete(msg.id);
-      entry.resolve(msg);
+      entry.resolve(readResult(msg));
       this.emitState();
     } else if (msg.type === "stdout" || msg.type === "stderr" || msg.type === "warning" || msg.type === "echo") {
       this.hooks.onStream(msg.type, msg.text);

@@ -113,7 +113,7 @@ export class Runtime {
       else if (msg.type === "eval") json = session.eval_json(String(msg.code));
       else if (VIEW_REQUESTS.has(msg.type)) json = session.request_json(JSON.stringify(msg));
       else throw new Error(`unknown request type ${msg.type}`);
-      return { ...JSON.parse(json), id: msg.id, type: "result" };
+      return { id: msg.id, type: "result", json: String(json) }; // parsed by the page (readResult)
     } catch (err) {
       if ((err && err.pyodide_fatal_error) || /can no longer be used/.test(String(err))) this.broken = true;
       return failedResult(msg.id, "InternalError", String(err), String(err));

@@ -8,7 +8,7 @@
 // removes its holder iframe (shared_port.js), which lets the browser end the
 // stuck worker, and connects to the new runtime. Code in editors is kept.
 
-import { failedResult } from "./failed_result.js";
+import { failedResult, readResult } from "./failed_result.js";
 import { DEFAULT_RUNTIME_NAME, storeRuntimeName, storedRuntimeName } from "./runtime_name.js";
 
 const CHANNEL = "autograd-playground:runtime";
@@ -118,7 +118,7 @@ export class SharedPythonClient {
       const entry = this.pending.get(msg.id);
       if (!entry) return;
       this.pending.delete(msg.id);
-      entry.resolve(msg);
+      entry.resolve(readResult(msg));
       this.hooks.onState(this.state);
     } else if (msg.type === "stdout" || msg.type === "stderr" || msg.type === "warning" || msg.type === "echo") {
       this.hooks.onStream(msg.type, msg.text);

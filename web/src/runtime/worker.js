@@ -24,7 +24,8 @@
 //     {type: "status", phase, ms, total_ms}  phase in runtime | numpy | autograd_py | ready
 //     {type: "fatal", phase, message}        loading failed; the worker is unusable
 //     {type: "stdout" | "stderr" | "warning" | "echo", text}   streamed, batched by the Python side
-//     {id, type: "result", ok, stdout, stderr, error, duration_ms, ...}
+//     {id, type: "result", json}             Python's answer as JSON text (failed_result.js's
+//       readResult makes it {id, type: "result", ok, stdout, stderr, error, duration_ms, ...});
 //       run/eval/backward/reset results also carry the views' state: graph (graph.export),
 //       trace (last backward pass), grad_history, failed_node; a run's also carries its timeline
 //       (steps as deltas, loop groups; autograd_py/playground/timeline.py); see session.py.
