@@ -1,7 +1,8 @@
 // The views' state at one step of a run's timeline, folded from the timeline's
 // deltas (autograd_py/playground/timeline.py decides what each step changed;
-// nothing here knows autograd): the names bound, the saved tensors' states,
-// each tensor's .grad, value and version as recorded then. Which nodes the
+// nothing here knows autograd): the names bound (each with its tensor's value,
+// version and grad_fn as recorded then), the saved tensors' states, each
+// tensor's .grad. Which nodes the
 // graph shows then, and which of them it draws freed, are Python's answers
 // (timeline_graph.js; the export's visible and freed_at).
 
@@ -45,13 +46,14 @@ export function indexTimeline(timeline, graph) {
 const CHECKPOINT = 64;
 
 function emptyState() {
-  return { grads: new Map(), saved: new Map(), tensors: new Map(), names: new Map() };
+  return { grads: new Map(), saved: new Map(), names: new Map() };
 }
 
 // A node's saved-tensor states are replaced whole by applyDelta, never changed in place, so a copy
-// of the maps is enough (a checkpoint shares them with the states folded from it).
+// of the maps is enough (a checkpoint shares them with the states folded from it). Every
+// checkpoint and every slider move copies them: a state holds only what the views read.
 function copyState(state) {
-  return { grads: new Map(state.grads), saved: new Map(state.saved), tensors: new Map(state.tensors), names: new Map(state.names) };
+  return { grads: new Map(state.grads), saved: new Map(state.saved), names: new Map(state.names) };
 }
 
 // A step leaves out what it did not change (timeline_export.export).
@@ -62,7 +64,6 @@ function applyDelta(state, step, { tensors, previews }) {
   for (const [id, states] of Object.entries(step.saved || NONE)) state.saved.set(id, { ...(state.saved.get(id) || {}), ...states });
   for (const [name, ref] of Object.entries(step.vars || NONE)) {
     const summary = ref == null ? null : tensors[ref];
-    if (summary) state.tensors.set(summary.id, summary);
     if (summary) state.names.set(name, summary);
     else state.names.delete(name);
   }
@@ -71,7 +72,7 @@ function applyDelta(state, step, { tensors, previews }) {
 
 /**
  * The state after the stored step at `index` (0-based).
- * @returns {{index: number, step: object, freed: Set<string>, grads: Map, tensors: Map, saved: Map, names: Map, last: boolean}}
+ * @returns {{index: number, step: object, freed: Set<string>, grads: Map, saved: Map, names: Map, last: boolean}}
  */
 export function stateAt(index, indexed) {
   const { steps, checkpoints, tables } = indexed;
@@ -83,7 +84,7 @@ export function stateAt(index, indexed) {
   // Python says from which step each node is drawn freed (timeline_export.export's freed_at).
   const freed = new Set();
   for (const [id, at] of Object.entries(indexed.timeline.freed_at || NONE)) if (at <= index) freed.add(id);
-  return { index, step, freed, grads: state.grads, tensors: state.tensors, saved: state.saved, names: state.names, last };
+  return { index, step, freed, grads: state.grads, saved: state.saved, names: state.names, last };
 }
 
 /** `{text, values}` of a timeline value (timeline.small: shape, values, maybe truncated). */
