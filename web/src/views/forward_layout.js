@@ -8,6 +8,7 @@
 import dagre from "@dagrejs/dagre";
 import { shapeText } from "./dom.js";
 import { CHAR, PAD_X, clip, textWidth } from "./graph_layout.js";
+import { orderLayers } from "./graph_order.js";
 import { networkSimplexRanks } from "./graph_rank.js";
 
 const CELL_CHARS = 26; // most characters of a value or tangent drawn in a node (the details have it all)
@@ -78,7 +79,8 @@ export function layoutForward(forward, t) {
     op.inputs.forEach((input, index) => { if (input) edge(input, op.id, index); });
     for (const output of op.outputs) edge(op.id, output, null);
   }
-  dagre.layout(g);
+  // dagre's crossing reduction, on arrays too (graph_order.js): the same orders
+  dagre.layout(g, { customOrder: orderLayers });
   const nodes = [...byId.values()].map((item) => ({ ...item, x: g.node(item.id).x, y: g.node(item.id).y }));
   for (const e of edges) {
     e.points = g.edge({ v: e.from, w: e.to, name: e.id }).points;
