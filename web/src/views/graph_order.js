@@ -128,12 +128,10 @@ function layerGraph(net, rank, sides) {
   const movable = net.layers[rank];
   const neighbours = movable.map((v) => {
     const { nodes, weights } = sides[v];
-    const first = new Map();
     const merged = { nodes: [], weights: [] };
     nodes.forEach((u, k) => {
-      const at = first.get(u);
-      if (at === undefined) {
-        first.set(u, merged.nodes.length);
+      const at = merged.nodes.indexOf(u);
+      if (at < 0) {
         merged.nodes.push(u);
         merged.weights.push(weights[k]);
       } else {
@@ -181,25 +179,33 @@ function sortLayer(net, { movable, neighbours }, order, biasRight) {
   const entries = [];
   for (let i = m - 1; i >= 0; i--) entries.push(i);
   // Equal barycenters: two dummies of one pair of nodes' edges, where one edge was reversed, are
-  // kept next to each other (reversedPairs, in the order dagre fills it); any other tie uses the bias.
+  // kept next to each other (reversedPairs, in the order dagre fills it); any other tie uses the
+  // bias. dagre compares every pair of entries; only those whose barycenter another shares can
+  // meet, so the same scan over just them, in the same order, takes the same steps.
+  const shared = new Map();
+  for (const i of entries) if (barycenter[i]) shared.set(barycenter[i], (shared.get(barycenter[i]) || 0) + 1);
+  const tied = entries.filter((i) => barycenter[i] && shared.get(barycenter[i]) > 1);
   const reversedPairs = new Map();
   let usedBias = false;
-  for (let a = 0; a < entries.length; a++) {
-    for (let b = a + 1; b < entries.length; b++) {
-      const i = entries[a];
-      const j = entries[b];
-      if (!barycenter[i] || !barycenter[j] || barycenter[i] !== barycenter[j]) continue;
+  const gone = new Uint8Array(m);
+  for (let a = 0; a < tied.length; a++) {
+    for (let b = a + 1; b < tied.length; b++) {
+      const i = tied[a];
+      const j = tied[b];
+      if (barycenter[i] !== barycenter[j]) continue;
       const vi = movable[i];
       const vj = movable[j];
       if (net.dummyPair[vi] >= 0 && net.dummyPair[vi] === net.dummyPair[vj]) {
         if (net.reversed[vi]) {
           reversedPairs.set(vj, i);
-          entries.splice(a, 1);
+          tied.splice(a, 1);
+          gone[i] = 1;
           a--;
           break;
         } else if (!reversedPairs.has(vi)) {
           reversedPairs.set(vi, j);
-          entries.splice(b, 1);
+          tied.splice(b, 1);
+          gone[j] = 1;
           b--;
         }
       } else {
@@ -210,7 +216,7 @@ function sortLayer(net, { movable, neighbours }, order, biasRight) {
   // dagre's sort: the entries with a barycenter by it, ties by index (the higher first when biased
   // right), each reversed twin after its pair, and the ones without a barycenter kept at their
   // own index where they can be.
-  const sortable = entries.filter((i) => has[i]);
+  const sortable = entries.filter((i) => has[i] && !gone[i]);
   const unsortable = entries.filter((i) => !has[i]).sort((a, b) => b - a);
   sortable.sort((a, b) => {
     if (barycenter[a] < barycenter[b]) return -1;
