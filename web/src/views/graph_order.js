@@ -14,7 +14,9 @@
 /**
  * A dagre `customOrder`: sets `order` on every node label of `g` (the layered graph dagre hands
  * its order phase: ranked, every edge between adjacent ranks, long edges split by dummy nodes).
- * A graph with clusters (nodes with children) goes to dagre's own `order` instead.
+ * A graph with clusters (nodes with children) goes to dagre's own `order` instead. dagre hands a
+ * customOrder no earlier layout of the same Graph object (its `useDynamic` tie-breaks), so this is
+ * dagre's order for a Graph laid out once, as the views' graphs are.
  * @param {object} g a graphlib Graph
  * @param {function} dagreOrder dagre's own order phase, which dagre passes its customOrder
  * @returns {string} which ran: "graph_order" or "dagre"
