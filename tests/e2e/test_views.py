@@ -347,12 +347,13 @@ def test_a_micrograd_step_is_ranked_by_graph_rank(playground):
     """One step of a scalar MLP (bench/page_programs.py's micrograd) is a 348-node graph, under
     SIMPLEX_LIMIT: its layers are ranked by graph_rank.js's network simplex (dagre's choices on
     arrays, checked against dagre's own in tests/test_graph_rank.py; 0.2 s against dagre's 0.6-1.2
-    s here), not dagre's own nor the longest-path ranker of larger graphs. Its speed is measured
-    by bench/page_run.py, not here."""
+    s here), not dagre's own nor the longest-path ranker of larger graphs, and ordered by
+    graph_order.js (dagre's crossing reduction on arrays, tests/test_graph_order.py). Its speed is
+    measured by bench/page_run.py, not here."""
     fresh(playground)
     playground.page.evaluate("performance.clearMeasures('playground:graph-layout')")
     run(playground, MICROGRAD_STEP)
     layout = playground.page.evaluate(
         "(({detail}) => detail)(performance.getEntriesByName('playground:graph-layout').at(-1))")
     expect(playground.testid("graph").locator("g.node")).to_have_count(348)
-    assert layout == {"reused": False, "ranker": "graph_rank"}, layout
+    assert layout == {"reused": False, "ranker": "graph_rank", "orderer": "graph_order"}, layout

@@ -135,8 +135,9 @@ export class GraphView {
     this.draw();
     performance.mark("playground:graph-drawn");
     performance.measure("playground:graph-layout", { start: "playground:graph-start", end: "playground:graph-laid-out",
-      // reused: the places of the last graph of its shape; ranker: how its layers were ranked
-      detail: { reused: Boolean(this.layout.reused), ranker: this.layout.ranker } });
+      // reused: the places of the last graph of its shape; ranker, orderer: how its layers were
+      // ranked and ordered
+      detail: { reused: Boolean(this.layout.reused), ranker: this.layout.ranker, orderer: this.layout.orderer } });
     performance.measure("playground:graph-render", "playground:graph-start", "playground:graph-drawn");
     const signature = nodes.map((n) => n.id).join(",");
     if (!(keepZoom && hadLayout) && (!keepView || signature !== this.signature)) this.fit();
