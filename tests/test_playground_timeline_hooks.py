@@ -187,6 +187,43 @@ def test_a_run_over_the_budget_rests_and_its_last_step_holds_the_end_state(monke
     assert rows[last["vars"]["total"]["grad_fn_id"]]["line"] == 6
 
 
+CAPPED = """import torch
+w = torch.tensor([1.0, 2.0], requires_grad=True)
+s = torch.zeros(2)
+for step in range(30):
+    for p in (w, w):
+        s = s + p * 0.5
+    total = s.sum()
+print(s)
+"""
+
+
+@pytest.mark.parametrize("limit", [20, 21, 22, 23, 24])
+def test_a_run_that_fills_the_store_rests_there_and_its_loops_count_every_iteration(monkeypatch, limit):
+    # Whichever statement comes when the store is full (a loop's header, the first statement of
+    # an iteration or another), the recorder rests from it, as over the budget, and the loop rows
+    # open then go on counting the iterations their iterators hand out.
+    full = Session(timeline=True).run(CAPPED)
+    monkeypatch.setattr(timeline_module, "STEP_LIMIT", limit)
+    rested = Session(timeline=True).run(CAPPED)
+    assert rested["stdout"] == full["stdout"] == "tensor([30., 60.], grad_fn=<AddBackward0>)\n"
+    tl, whole = resolved(rested["timeline"]), full["timeline"]
+    assert whole["rested_after"] is None and tl["rested_after"] is not None
+    assert tl["total_steps"] == whole["total_steps"] and len(tl["steps"]) == limit + 1
+    last = tl["steps"][-1]
+    assert last["step"] == tl["rested_after"] and last["after_rest"] == whole["total_steps"] - last["step"]
+    assert last["vars"]["s"]["value"]["values"] == [30.0, 60.0]  # the end state
+    outer = next(g for g in tl["groups"] if g["line"] == 4)
+    assert outer["iterations"] == next(g for g in whole["groups"] if g["line"] == 4)["iterations"] == 30
+    # Only the stored iterations are listed; the one running at the rest ends at the rested step.
+    assert [n for n, _, _ in outer["shown"]] == list(range(1, len(outer["shown"]) + 1))
+    assert outer["shown"][-1][2] == last["step"] and len(outer["shown"]) < 30
+    # The inner loop's runs that began before the rest count both of their iterations (the one open
+    # then too); the later ones have no row.
+    inner = [g for g in tl["groups"] if g["line"] == 5]
+    assert all(g["iterations"] == 2 for g in inner) and len(outer["shown"]) - 1 <= len(inner) <= len(outer["shown"])
+
+
 def test_what_a_statement_made_of_one_call_or_a_loop_header_can_change():
     from autograd_py.playground.step_hooks import _around_call, _enters
 

@@ -278,13 +278,16 @@ def _iterate(recorder, iterator, line):
                 recorder.line_event(getframe(1), line, NEXT)  # frame 1: the loop's, which asks for the item
             except Exception as exc:
                 recorder.fail(exc)
-        elif recorder.resting is not None:  # over the budget: only counted
+        elif recorder.resting is not None:  # resting: counted, as a step and an iteration
             recorder.resting[0] += 1
+            recorder.rested_header(getframe(1), line)
     if recorder.recording:
         try:
             recorder.exhausted(getframe(1), line)
         except Exception as exc:
             recorder.fail(exc)
+    elif recorder.resting is not None:
+        recorder.rested_header(getframe(1), line, ended=True)
 
 
 def counting_calls(counter):

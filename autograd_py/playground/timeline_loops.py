@@ -28,7 +28,7 @@ outer iteration keeps them, so nested loops open level by level.
 
 class LoopGroups:
     """The loop-group part of ``timeline.Timeline`` (a mixin: it uses the timeline's ``active``,
-    ``held``, ``groups``, ``keep``, ``focus``, ``_fold`` and ``_store``)."""
+    ``held``, ``groups``, ``keep``, ``focus``, ``resting``, ``_fold`` and ``_store``)."""
 
     def _enter_loop(self, frame, line):
         self._group_seq += 1
@@ -49,7 +49,8 @@ class LoopGroups:
         if closed > row["last_step"]:
             row["last_step"] = closed
         shown = row["shown"]
-        if shown and shown[-1][0] == row["iterations"] and closed > shown[-1][2]:
+        # (after a rest, the iteration running then: the rested step is its last one stored)
+        if shown and (shown[-1][0] == row["iterations"] or self.resting is not None) and closed > shown[-1][2]:
             shown[-1][2] = closed
 
     def _next_iteration(self, entry):
@@ -72,7 +73,8 @@ class LoopGroups:
         self._settle(row)
         if row["iterations"] > 1 and entry.get("exhausted"):
             row["iterations"] -= 1  # that header step was the check that ended the loop
-            row["shown"].pop()
+            if row["shown"][-1][0] > row["iterations"]:  # (not stored when the recorder rested before it)
+                row["shown"].pop()
         if self.held is not None and self.held["entry"] is entry:
             held, self.held = self.held, None
             for steps, groups, _ in held["iters"]:
