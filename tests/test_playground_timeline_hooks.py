@@ -172,10 +172,11 @@ def test_a_run_over_the_budget_rests_and_its_last_step_holds_the_end_state(monke
     assert rested["stdout"] == full["stdout"] == "tensor([150., 150.])\n"
     tl, whole = resolved(rested["timeline"]), full["timeline"]
     assert whole["rested_after"] is None and tl["rested_after"] == 100
-    # Every statement is still counted; the step left open at the budget covers the rest.
-    assert tl["total_steps"] == whole["total_steps"]
+    # Every statement is still counted; the run's last statement is stored after them all.
+    assert tl["total_steps"] == whole["total_steps"] and tl["steps"][-2]["step"] == 100
     last = tl["steps"][-1]
-    assert last["step"] == 100 and last["after_rest"] == whole["total_steps"] - 100
+    assert (last["step"], last["line"]) == (whole["total_steps"], 8)
+    assert last["after_elided"] == whole["total_steps"] - 100 - 1
     # Its delta holds the run's end: s's final value, total bound, w's grad, and rows for the
     # nodes the end state reaches (made while the recorder rested).
     assert last["vars"]["s"]["value"]["values"] == [150.0, 300.0]
@@ -208,16 +209,19 @@ def test_a_run_that_fills_the_store_rests_there_and_its_loops_count_every_iterat
     rested = Session(timeline=True).run(CAPPED)
     assert rested["stdout"] == full["stdout"] == "tensor([30., 60.], grad_fn=<AddBackward0>)\n"
     tl, whole = resolved(rested["timeline"]), full["timeline"]
-    assert whole["rested_after"] is None and tl["rested_after"] is not None
+    assert whole["rested_after"] is None and tl["rested_after"] == tl["steps"][-2]["step"]
     assert tl["total_steps"] == whole["total_steps"] and len(tl["steps"]) == limit + 1
-    last = tl["steps"][-1]
-    assert last["step"] == tl["rested_after"] and last["after_rest"] == whole["total_steps"] - last["step"]
-    assert last["vars"]["s"]["value"]["values"] == [30.0, 60.0]  # the end state
+    # The last step is the run's last statement, as the whole run's is, and holds its end state.
+    last, end = tl["steps"][-1], whole["steps"][-1]
+    assert (last["step"], last["line"]) == (end["step"], end["line"]) == (whole["total_steps"], 8)
+    assert last["after_elided"] == last["step"] - tl["rested_after"] - 1
+    assert last["vars"]["s"]["value"]["values"] == [30.0, 60.0]
     outer = next(g for g in tl["groups"] if g["line"] == 4)
     assert outer["iterations"] == next(g for g in whole["groups"] if g["line"] == 4)["iterations"] == 30
-    # Only the stored iterations are listed; the one running at the rest ends at the rested step.
+    # Only the stored iterations are listed; the one running at the rest ends where the recording did.
     assert [n for n, _, _ in outer["shown"]] == list(range(1, len(outer["shown"]) + 1))
-    assert outer["shown"][-1][2] == last["step"] and len(outer["shown"]) < 30
+    assert tl["rested_after"] <= outer["shown"][-1][2] <= tl["rested_after"] + 1 < last["step"]
+    assert len(outer["shown"]) < 30
     # The inner loop's runs that began before the rest count both of their iterations (the one open
     # then too); the later ones have no row.
     inner = [g for g in tl["groups"] if g["line"] == 5]

@@ -280,6 +280,7 @@ def _iterate(recorder, iterator, line):
                 recorder.fail(exc)
         elif recorder.resting is not None:  # resting: counted, as a step and an iteration
             recorder.resting[0] += 1
+            recorder.resting[1] = line
             recorder.rested_header(getframe(1), line)
     if recorder.recording:
         try:
@@ -291,16 +292,19 @@ def _iterate(recorder, iterator, line):
 
 
 def counting_calls(counter):
-    """Functions for ``HOOKS`` that only count statements into ``counter[0]`` (a one-element list):
-    a run over the recorder's budget (``Timeline.budget``) costs a call and an addition each."""
+    """Functions for ``HOOKS`` that only count statements into ``counter[0]`` and note the line of
+    the last in ``counter[1]``: a run past the recorder's budget or store (``Timeline.budget``,
+    ``Timeline.limit``) costs a call, an addition and a store each."""
     def step(line, names=None, around=None):
         counter[0] += 1
+        counter[1] = line
 
     def for_(iterable, line):
-        return _counted(iter(iterable), counter)
+        return _counted(iter(iterable), counter, line)
 
     def next_(line):
         counter[0] += 1
+        counter[1] = line
         return True
 
     def done(line):
@@ -309,11 +313,12 @@ def counting_calls(counter):
     return step, step, for_, next_, done
 
 
-def _counted(iterator, counter):
+def _counted(iterator, counter, line):
     """The items of a for loop, its header counted as a step before each next one is asked for."""
     for item in iterator:
         yield item
         counter[0] += 1
+        counter[1] = line
 
 
 def quiet_calls():

@@ -26,14 +26,15 @@ next stored step (its delta covers them, marked ``after_elided``) and counted in
 
 A run is recorded step by step until ``limit`` steps are stored, or ``budget`` statements ran (a
 learner's training loop of a million statements must not take ten times as long): the recorder
-then rests, its calls only count statements, and the step open at that moment stays open until
-the run ends, so its delta (``after_rest``: the statements it covers) holds the end state; the
-nodes of that state reachable from the watched names get their rows then. ``rested_after`` in the
-export is that step's number. The rows of the for loops running then go on counting their
-iterations (each loop's own iterator reports them), so a training loop shows how many steps it
-made. Resting at the store's limit costs the rest of the run nothing: every step recorded past it
-was only ever folded into the last one, which the page shows from the run's final graph anyway
-(a 20-step micrograd loop's ``run_json`` in Pyodide: 575 -> 407 ms).
+then rests, and its calls only count statements (and note the line of the last). When the run
+ends, one more step is stored: its last statement, whose delta holds the end state (the steps
+since the rest are its ``after_elided``), the nodes of that state reachable from the watched names
+getting their rows then. ``rested_after`` in the export is the last step stored before it. The
+rows of the for loops running at the rest go on counting their iterations (each loop's own
+iterator reports them), so a training loop shows how many steps it made. Resting at the store's
+limit costs the rest of the run nothing: every step recorded past it was only ever folded into the
+last one, which the page shows from the run's final graph anyway (a 20-step micrograd loop's
+``run_json`` in Pyodide: 575 -> 407 ms).
 
 Limits: only module-level names and the parameters of named modules are watched (a function's
 locals are not; see ``timeline_state``); a for loop's header step, and its first one when its
@@ -182,13 +183,14 @@ class Timeline(StepStore, LoopGroups):
         if self._builtins is not None:
             self._builtins.update(zip(step_hooks.HOOKS, step_hooks.quiet_calls()))
 
-    def _rest(self):
-        """Over the budget: the open step stays open to the end and the calls only count (see above)."""
+    def _rest(self, line):
+        """Over the budget or the store's limit, from the statement at ``line`` on: the calls only
+        count (see above). The loops running now end their stored steps here."""
         self.recording = False
         self.provenance.on_node = None  # the rest's nodes are not held: the end state's are found then
-        self._names = None  # the open step's delta looks at every name at the end
-        self.resting = [1]  # this statement
-        self.rested_after = self.current["step"] if self.current is not None else self.total
+        for entry in self.active:
+            self._settle(entry["row"])
+        self.resting = [1, line]  # [statements counted, the line of the last]
         self._builtins.update(zip(step_hooks.HOOKS, step_hooks.counting_calls(self.resting)))
 
     def rested_header(self, frame, line, ended=False):
@@ -227,7 +229,8 @@ class Timeline(StepStore, LoopGroups):
         ``names``: all that the statement can change, if known; ``around``: what it can change apart
         from what its one call does, if it is made of one (see ``step_hooks``)."""
         if self.total >= self.budget or len(self.steps) >= self.limit:
-            self._rest()
+            self._close(frame=frame)  # the step open then keeps what it did, as any other
+            self._rest(line)
             if kind == NEXT:  # a loop's header again: its row counts the iteration, as resting ones do
                 self.rested_header(frame, line)
             return
@@ -308,9 +311,11 @@ class Timeline(StepStore, LoopGroups):
     def finish(self):
         """Closes the last step and every loop still open (an error may have ended the run)."""
         if self.resting is not None:
-            self.total += self.resting[0]
-            if self.current is not None:
-                self.current["after_rest"] = self.resting[0]
+            counted, line = self.resting
+            self.total += counted
+            # the run's last statement, after the others counted since the rest (folded into it)
+            self.current = {"step": self.total, "line": line, "kind": "line"}
+            self._names = None  # its delta looks at every name: the end state
             self.new_nodes.extend(self.state.unrecorded_nodes(self.node_rows, NODE_LIMIT - len(self.node_rows)))
         self._close()
         while self.active:
@@ -325,7 +330,10 @@ class Timeline(StepStore, LoopGroups):
                 delta.pop("elided_steps", None)
                 tail["delta"], tail["after_elided"] = delta, elided
             self.steps.append(tail)
-
+        if self.resting is not None:  # the last step stored is the run's last statement
+            last = self.steps[-1]
+            last["after_elided"] = last.get("after_elided", 0) + self.resting[0] - 1
+            self.rested_after = self.steps[-2]["step"] if len(self.steps) > 1 else None
     # ---- answers -------------------------------------------------------------------------
     def export(self, final_graph=None):
         """The page's JSON (see ``timeline_export.export``).

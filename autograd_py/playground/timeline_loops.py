@@ -45,12 +45,13 @@ class LoopGroups:
         """Brings ``row``'s ``last_step`` and its iteration's last step up to the last step closed:
         done as an iteration or the loop ends, not at every step (every step closed while a loop
         runs is its, and its iteration's, last one so far)."""
+        if self.resting is not None:
+            return  # settled as the recorder began to rest: later steps are not the loop's
         closed = self.closed
         if closed > row["last_step"]:
             row["last_step"] = closed
         shown = row["shown"]
-        # (after a rest, the iteration running then: the rested step is its last one stored)
-        if shown and (shown[-1][0] == row["iterations"] or self.resting is not None) and closed > shown[-1][2]:
+        if shown and shown[-1][0] == row["iterations"] and closed > shown[-1][2]:
             shown[-1][2] = closed
 
     def _next_iteration(self, entry):

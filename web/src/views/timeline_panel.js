@@ -115,7 +115,6 @@ export class TimelinePanel {
     const parts = [t.tlWhere(count(step.step), count(total), step.line)];
     if (step.kind !== "line") parts.push(step.kind === "grad" ? t.tlGrad : t.tlBackward);
     if (step.after_elided) parts.push(t.tlAfterElided(count(step.after_elided)));
-    if (step.after_rest) parts.push(t.tlAfterRest(count(step.after_rest)));
     this.where.textContent = parts.join(" · ");
     this.where.dataset.step = String(step.step);
     this.where.dataset.line = String(step.line ?? "");
