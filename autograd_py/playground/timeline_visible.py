@@ -41,10 +41,16 @@ def visibility(timeline, final_graph, rename):
     for edge in (final_graph or {}).get("edges", ()):
         if edge["kind"] == "next":
             inputs.setdefault(edge["from"], []).append(edge["to"])
-    for nid, row in timeline.node_rows.items():
-        inputs[page(nid)] = [page(n) for n in row["next"] if n is not None]
+    if rename:
+        for nid, row in timeline.node_rows.items():
+            inputs[page(nid)] = [page(n) for n in row["next"] if n is not None]
+    else:  # (a row's own list when it has no None: nothing changes these lists)
+        for nid, row in timeline.node_rows.items():
+            ins = row["next"]
+            inputs[nid] = ins if None not in ins else [n for n in ins if n is not None]
 
     names, roots, reach = {}, frozenset(), set()  # names: bound name -> its grad_fn's (internal) id
+    into = {}  # page id -> how many edges into it come from ``reach`` (``_lost``)
     holders = {}  # page id of a grad_fn -> how many bound names hold it: the roots are its keys
     opened, ranges = {}, {}
     visits, until = 0, None
@@ -101,14 +107,22 @@ def visibility(timeline, final_graph, rename):
                 if not found:
                     alone.append(nid)
             if alone:
-                lost, visits = _lost(alone, now, reach, fresh, inputs, parents, visits)
+                lost, visits = _lost(alone, now, reach, fresh, inputs, into, visits)
         if visits > VISIT_BUDGET:
             until = index
             break
         for nid in fresh:
             opened[nid] = index
+            for child in inputs.get(nid, ()):
+                into[child] = into.get(child, 0) + 1
         for nid in lost:
-            ranges.setdefault(nid, []).extend((opened.pop(nid), index - 1))
+            spans = ranges.get(nid)
+            if spans is None:
+                ranges[nid] = [opened.pop(nid), index - 1]
+            else:
+                spans += (opened.pop(nid), index - 1)
+            for child in inputs.get(nid, ()):
+                into[child] -= 1
         reach |= fresh
         reach -= lost
         roots = now
@@ -123,7 +137,11 @@ def _parents(inputs):
     parents = {}
     for nid, ins in inputs.items():
         for i in ins:
-            parents.setdefault(i, []).append(nid)
+            have = parents.get(i)
+            if have is None:
+                parents[i] = [nid]
+            else:
+                have.append(nid)
     return parents
 
 
@@ -146,7 +164,7 @@ def _reached_from(nid, roots, reach, fresh, parents, visits):
     return False, visits
 
 
-def _lost(tops, roots, reach, fresh, inputs, parents, visits):
+def _lost(tops, roots, reach, fresh, inputs, into, visits):
     """What only ``tops`` (roots let go of that no root reaches) reached: ``(lost, visits)``.
 
     Of what they reach, a node stays when it is a root, or when a parent that is reachable and not
@@ -162,16 +180,23 @@ def _lost(tops, roots, reach, fresh, inputs, parents, visits):
         below.add(nid)
         visits += 1
         stack.extend(inputs.get(nid, ()))
-    waiting, held = {}, set()  # node -> its parents below not decided yet; nodes known to stay
+    # Whether a parent outside ``below`` holds a node is counted from the parents' side: edges into it
+    # from what is reachable (``into``, kept as ``reach`` changes) or newly is, less those from
+    # ``below`` (all reachable). Its list of parents would do, but an AccumulateGrad has one per use
+    # in the whole run (micrograd's parameters: 80), nearly all of them gone.
+    waiting = dict.fromkeys(below, 0)  # node -> its parents below not decided yet
     for nid in below:
-        count = 0
-        for p in parents.get(nid, ()):
-            if p in below:
-                count += 1
-            elif p in reach or p in fresh:
-                held.add(nid)
-        waiting[nid] = count
-        if nid in roots:
+        for child in inputs.get(nid, ()):
+            if child in waiting:
+                waiting[child] += 1
+    from_fresh = {}
+    for nid in fresh:
+        for child in inputs.get(nid, ()):
+            if child in waiting:
+                from_fresh[child] = from_fresh.get(child, 0) + 1
+    held = set()  # nodes known to stay
+    for nid in below:
+        if nid in roots or into.get(nid, 0) + from_fresh.get(nid, 0) > waiting[nid]:
             held.add(nid)
     visits += len(below)
     lost = set()
