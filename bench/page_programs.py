@@ -8,6 +8,10 @@ in Chromium): the code a learner pastes into the editor, as strings.
   recorder's cost per statement shows alone;
 - ``micrograd``: 20 steps of bench W4's 3 -> 4 -> 4 -> 1 MLP on 0-dim tensors with SGD by hand (some
   12,800 statements, 350 nodes a step), what scalar tutorials run.
+
+Not in ``PROGRAMS``, the graphs the views' layout is checked on (``tests/test_graph_rank.py``,
+``test_graph_order.py``, ``e2e/test_views.py``): ``MICROGRAD_STEP``, one step of ``micrograd``
+(348 nodes, 518 edges), and ``FORWARD_LESSON``, a forward-mode lesson's dual numbers.
 """
 
 W2 = """import torch
@@ -93,3 +97,16 @@ print(loss.item())
 """
 
 PROGRAMS = {"W2": W2, "W2-nn": W2_NN, "loop": LOOP, "micrograd": MICROGRAD}
+
+MICROGRAD_STEP = MICROGRAD.replace("for step in range(20):", "for step in range(1):")
+assert MICROGRAD_STEP != MICROGRAD
+
+FORWARD_LESSON = """import torch
+import torch.autograd.forward_ad as fwAD
+x = torch.tensor([0.5, 1.0, 2.0])
+with fwAD.dual_level():
+    d = fwAD.make_dual(x, torch.ones(3))
+    h = d.sin() * d + d.exp()
+    y = (h.tanh() * h).sum() + h.mean() * d.sum()
+    jvp = fwAD.unpack_dual(y).tangent
+"""

@@ -15,20 +15,15 @@ from pathlib import Path
 
 import pytest
 
-from autograd_py.playground import Session
-
 REPO = Path(__file__).resolve().parents[1]
 WEB = REPO / "web"
 sys.path.insert(0, str(REPO / "bench"))
-import page_programs  # noqa: E402  (the learners' programs the page benches run)
+import page_programs  # noqa: E402  (the learners' programs; the graphs the layouts are checked on)
 
 pytestmark = pytest.mark.skipif(
     not (WEB / "node_modules" / "@dagrejs" / "dagre").is_dir() or shutil.which("node") is None,
     reason="web/node_modules missing (scripts/test.sh runs npm ci)")
 
-# One training step of bench/page_programs.py's micrograd loop: a 348-node, 518-edge graph
-MICROGRAD_STEP = page_programs.MICROGRAD.replace("for step in range(20):", "for step in range(1):")
-assert MICROGRAD_STEP != page_programs.MICROGRAD
 
 # Lays each graph out twice, with dagre's ranker and with graph_rank.js's, in place()'s settings;
 # prints the names of the graphs whose places differ.
@@ -84,36 +79,9 @@ console.log(JSON.stringify({ cases: cases.length, nodes: laid.nodes.length, forw
 """
 
 
-# A forward-mode lesson's view (forward_layout.js ranks its graph with graph_rank.js too)
-FORWARD = """import torch
-import torch.autograd.forward_ad as fwAD
-x = torch.tensor([0.5, 1.0, 2.0])
-with fwAD.dual_level():
-    d = fwAD.make_dual(x, torch.ones(3))
-    h = d.sin() * d + d.exp()
-    y = (h.tanh() * h).sum() + h.mean() * d.sum()
-    jvp = fwAD.unpack_dual(y).tangent
-"""
-
-
-@pytest.fixture
-def graphs_of():
-    """Runs programs in playground sessions, then puts back ``sys.modules``' torch entries: a
-    session maps ``import torch`` to autograd_py, and the real-torch tests that run later in this
-    process (``test_inplace_fast_path``'s parity cases) would otherwise import torch's lazily
-    loaded modules a second time (``torch._inductor.test_operators`` then fails to register)."""
-    saved = {k: v for k, v in sys.modules.items() if k == "torch" or k.startswith("torch.")}
-    try:
-        yield lambda code: Session().run(code)
-    finally:
-        for k in [k for k in sys.modules if k == "torch" or k.startswith("torch.")]:
-            del sys.modules[k]
-        sys.modules.update(saved)
-
-
-def test_graph_rank_places_every_node_where_dagres_network_simplex_does(tmp_path, graphs_of):
-    result = graphs_of(MICROGRAD_STEP)
-    forward = graphs_of(FORWARD)
+def test_graph_rank_places_every_node_where_dagres_network_simplex_does(tmp_path, session_run):
+    result = session_run(page_programs.MICROGRAD_STEP)
+    forward = session_run(page_programs.FORWARD_LESSON)
     assert result["error"] is None and forward["error"] is None and forward["forward"]
     graph_json, forward_json = tmp_path / "micrograd.json", tmp_path / "forward.json"
     graph_json.write_text(json.dumps(result["graph"]))

@@ -338,11 +338,6 @@ def test_the_same_code_run_again_keeps_its_places_without_dagre(playground):
     assert other["reused"] is False and len(other["names"]) > len(first["names"])
 
 
-# One training step of bench/page_programs.py's micrograd loop: a 348-node, 518-edge graph
-MICROGRAD_STEP = page_programs.MICROGRAD.replace("for step in range(20):", "for step in range(1):")
-assert MICROGRAD_STEP != page_programs.MICROGRAD
-
-
 def test_a_micrograd_step_is_ranked_by_graph_rank(playground):
     """One step of a scalar MLP (bench/page_programs.py's micrograd) is a 348-node graph, under
     SIMPLEX_LIMIT: its layers are ranked by graph_rank.js's network simplex (dagre's choices on
@@ -352,7 +347,7 @@ def test_a_micrograd_step_is_ranked_by_graph_rank(playground):
     measured by bench/page_run.py, not here."""
     fresh(playground)
     playground.page.evaluate("performance.clearMeasures('playground:graph-layout')")
-    run(playground, MICROGRAD_STEP)
+    run(playground, page_programs.MICROGRAD_STEP)
     layout = playground.page.evaluate(
         "(({detail}) => detail)(performance.getEntriesByName('playground:graph-layout').at(-1))")
     expect(playground.testid("graph").locator("g.node")).to_have_count(348)
