@@ -12,6 +12,7 @@ import pytest
 from autograd_py.playground import timeline as timeline_module, timeline_state
 from autograd_py.playground.session import Session
 from autograd_py.playground.timeline_export import resolved
+from autograd_py.playground.timeline_passes import open_pass
 
 ERRORS = {
     "name_in_loop": "import torch\nx = torch.ones(2)\nfor i in range(3):\n    y = x * i\n    if i == 2:\n"
@@ -226,6 +227,28 @@ def test_a_run_that_fills_the_store_rests_there_and_its_loops_count_every_iterat
     # then too); the later ones have no row.
     inner = [g for g in tl["groups"] if g["line"] == 5]
     assert all(g["iterations"] == 2 for g in inner) and len(outer["shown"]) - 1 <= len(inner) <= len(outer["shown"])
+
+
+PASSES = """import torch
+w = torch.tensor([1.0, 2.0], requires_grad=True)
+for i in range(12):
+    y = (w * 2.0).sum()
+    y.backward()
+print(w.grad)
+"""
+
+
+def test_a_resting_recorder_keeps_only_the_passes_the_stored_steps_open(monkeypatch):
+    # A pass after the rest has no step of its own (its statement is counted, folded into the
+    # last step): its steps would be kept for nothing.
+    whole = Session(timeline=True).run(PASSES)["timeline"]
+    monkeypatch.setattr(timeline_module, "STEP_LIMIT", 14)
+    session = Session(timeline=True)
+    tl = session.run(PASSES)["timeline"]
+    assert whole["passes_kept"] == list(range(1, 13)) and tl["rested_after"] is not None
+    stored = [s["pass"] for s in tl["steps"] if s["kind"] != "line"]
+    assert 0 < len(stored) < 12 and tl["passes_kept"] == stored
+    assert open_pass(session, stored[-1])["trace"] is not None  # a stored pass's step still opens
 
 
 def test_what_a_statement_made_of_one_call_or_a_loop_header_can_change():

@@ -190,6 +190,9 @@ class Timeline(StepStore, LoopGroups):
         self.provenance.on_node = None  # the rest's nodes are not held: the end state's are found then
         for entry in self.active:
             self._settle(entry["row"])
+        if self.passes is not None:
+            # a later pass has no step of its own to open it from: its steps need not be kept
+            self.passes.full = True
         self.resting = [1, line]  # [statements counted, the line of the last]
         self._builtins.update(zip(step_hooks.HOOKS, step_hooks.counting_calls(self.resting)))
 
