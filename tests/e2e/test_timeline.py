@@ -3,8 +3,14 @@
 import re
 import time
 
+import sys
+from pathlib import Path
+
 import pytest
 from playwright.sync_api import expect
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "bench"))
+import page_programs  # noqa: E402  (the learners' programs the page benches run)
 
 TEN_LINES = """import torch
 x = torch.tensor([1.0, 2.0], requires_grad=True)
@@ -276,6 +282,27 @@ def test_a_10000_iteration_loop_stays_responsive_and_is_grouped(playground):
         slider.fill(str(number))
     expect(where).to_contain_text("line 7")
     assert time.monotonic() - t0 < 20
+
+
+def test_a_training_loop_past_the_store_ends_on_its_last_statement(playground):
+    """20 steps of a micrograd MLP (bench/page_programs.py): 12,829 statements, more than the 5,000
+    steps the timeline stores. The recorder rests there; the last step is the run's last statement,
+    the training loop still says how many iterations it ran, and its select says which ones were
+    only counted."""
+    result = playground.run(page_programs.MICROGRAD)
+    assert result["ok"], result
+    assert playground.testid("timeline").get_attribute("max") == "5001"
+    where = playground.testid("timeline-step")
+    expect(where).to_contain_text("step 12,829 of 12,829 · line 31 · after 7,188 folded steps")
+    expect(playground.testid("timeline-group")).to_have_text("loop at line 10: 20 iterations")
+    note = playground.testid("timeline-note")
+    expect(note).to_contain_text("12,829 steps: recorded one by one up to step ")
+    rested = re.search(r"up to step ([\d,]+);", note.inner_text())[1]
+    playground.testid("timeline-back").click()  # the last step recorded one by one, inside the loops
+    expect(where).to_contain_text(f"step {rested} of 12,829")
+    options = playground.testid("timeline-iteration").first.locator("option").all_inner_texts()
+    last = int(options[-2].split()[-1])  # the last iteration recorded
+    assert options[-1] == f"iterations {last + 1}–20 (counted, not recorded)", options
 
 
 def test_the_lesson_watch_the_graph_grow_runs_and_scrubs_in_both_languages(playground):

@@ -170,6 +170,10 @@ export class TimelinePanel {
       select.append(h("option", { value: String(first), text: t.tlIteration(count(number)), selected: number === iteration }));
       previous = number;
     }
+    // A loop that ran on after the recorder rested: its later iterations were only counted.
+    if (previous < group.iterations) {
+      select.append(h("option", { disabled: true, value: "", text: t.tlUnrecorded(count(previous + 1), count(group.iterations)) }));
+    }
     select.addEventListener("change", () => this.goToStep(Number(select.value)));
     row.append(h("span", { class: "tl-group-name", text }), select);
     if (group.elided) row.append(this.openControl(group));
