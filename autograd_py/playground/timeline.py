@@ -337,6 +337,7 @@ class Timeline(StepStore, LoopGroups):
             last = self.steps[-1]
             last["after_elided"] = last.get("after_elided", 0) + self.resting[0] - 1
             self.rested_after = self.steps[-2]["step"] if len(self.steps) > 1 else None
+
     # ---- answers -------------------------------------------------------------------------
     def export(self, final_graph=None):
         """The page's JSON (see ``timeline_export.export``).
