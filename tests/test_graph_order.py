@@ -8,37 +8,19 @@ micrograd step) and promises dagre's drawing by taking dagre's choices in dagre'
 upgrade that changes them shows up here.
 """
 
-import json
-import shutil
-import subprocess
-import sys
-from pathlib import Path
+from layout_parity import check, needs_node
 
-import pytest
-
-REPO = Path(__file__).resolve().parents[1]
-WEB = REPO / "web"
-sys.path.insert(0, str(REPO / "bench"))
-import page_programs  # noqa: E402  (the learners' programs; the graphs the layouts are checked on)
-
-pytestmark = pytest.mark.skipif(
-    not (WEB / "node_modules" / "@dagrejs" / "dagre").is_dir() or shutil.which("node") is None,
-    reason="web/node_modules missing (scripts/test.sh runs npm ci)")
-
+pytestmark = needs_node
 
 # Lays each graph out twice, in place()'s settings and with its ranker (graph_rank.js, or
 # longest-path past SIMPLEX_LIMIT nodes): with dagre's order phase and with graph_order.js's. Each
 # run keeps the rank and order of every node of the layered graph (dummies by position: their
 # names come from a counter dagre shares between layouts) and the places dagre gives the nodes
-# and edges. Prints the names of the graphs where anything differs.
+# and edges. Prints the names of the graphs where anything differs (after
+# layout_parity.CASES_JS).
 CHECK = """
-import fs from "node:fs";
-import dagre from "@dagrejs/dagre";
-import { layoutForward } from "./src/views/forward_layout.js";
-import { layoutGraph } from "./src/views/graph_layout.js";
 import { orderLayers } from "./src/views/graph_order.js";
 import { networkSimplexRanks } from "./src/views/graph_rank.js";
-import { VIEW_STRINGS } from "./src/views/i18n_views.js";
 
 function places(items, edges, ours, clusters = []) {
   const g = new dagre.graphlib.Graph({ multigraph: true, compound: clusters.length > 0 });
@@ -59,34 +41,7 @@ function places(items, edges, ours, clusters = []) {
 }
 
 let seed = 11;
-const random = () => (seed = (seed * 1103515245 + 12345) % 2147483648) / 2147483648;
-// Random graphs of 1 to 200 nodes, and three past SIMPLEX_LIMIT: acyclic or not (dagre reverses an
-// edge of each cycle), sparse ones in several pieces, edges over many ranks, parallel edges (up to
-// three), detached ones (weight 1), ids that look like integers (graphlib lists those first).
-function randomGraph(c) {
-  const n = c % 40 === 39 ? 460 + Math.floor(random() * 100) : 1 + Math.floor(random() ** 2 * 200);
-  const id = (i) => (c % 3 === 2 ? String((i * 7919) % 10007) : `n${i}`);
-  const items = Array.from({ length: n }, (_, i) => ({ id: id(i), width: 64 + Math.floor(random() * 120),
-    height: random() < 0.5 ? 30 : 44 }));
-  const edges = [];
-  for (let k = Math.floor(n * (0.3 + random() * 1.7)); k > 0; k--) {
-    let [a, b] = [Math.floor(random() * n), Math.floor(random() * n)];
-    if (a === b) continue;
-    if (c % 3 !== 1 && a < b) [a, b] = [b, a];
-    const copies = random() < 0.1 ? 2 + Math.floor(random() * 2) : 1;
-    for (let i = 0; i < copies; i++) {
-      edges.push({ id: `e${edges.length}`, from: items[a].id, to: items[b].id, kind: random() < 0.1 ? "detached" : "next" });
-    }
-  }
-  return { items, edges };
-}
-
-const graph = JSON.parse(fs.readFileSync(process.argv[1], "utf8"));
-const laid = layoutGraph(graph, VIEW_STRINGS.en);
-const forward = layoutForward(JSON.parse(fs.readFileSync(process.argv[2], "utf8")), VIEW_STRINGS.en);
-const cases = [["micrograd", { items: laid.nodes, edges: laid.edges }],
-  ["forward", { items: forward.nodes, edges: forward.edges }]];
-for (let c = 0; c < 120; c++) cases.push([`random ${c}`, randomGraph(c)]);
+for (let c = 0; c < 120; c++) cases.push([`random ${c}`, randomGraph(c, true)]);
 const orderers = new Set();
 const differ = cases.filter(([, { items, edges }]) => {
   const theirs = places(items, edges, false);
@@ -95,7 +50,7 @@ const differ = cases.filter(([, { items, edges }]) => {
   return theirs.places !== ours.places;
 }).map(([name]) => name);
 // A graph with a cluster goes to dagre's own order, and is drawn as dagre draws it.
-const { items, edges } = randomGraph(3);
+const { items, edges } = randomGraph(3, true);
 const cluster = [...items.slice(0, 5).map((item) => [item.id, "cluster"]), ["cluster", "outer"]];
 items.push({ id: "cluster", width: 10, height: 10 }, { id: "outer", width: 10, height: 10 });
 const clustered = [places(items, edges, false, cluster), places(items, edges, true, cluster)];
@@ -105,14 +60,6 @@ console.log(JSON.stringify({ cases: cases.length, nodes: laid.nodes.length, orde
 
 
 def test_graph_order_orders_every_node_as_dagres_order_phase_does(tmp_path, session_run):
-    result = session_run(page_programs.MICROGRAD_STEP)
-    forward = session_run(page_programs.FORWARD_LESSON)
-    assert result["error"] is None and forward["error"] is None and forward["forward"]
-    graph_json, forward_json = tmp_path / "micrograd.json", tmp_path / "forward.json"
-    graph_json.write_text(json.dumps(result["graph"]))
-    forward_json.write_text(json.dumps(forward["forward"]))
-    out = subprocess.run(["node", "--input-type=module", "-e", CHECK, str(graph_json), str(forward_json)], cwd=WEB,
-                         capture_output=True, text=True, timeout=300, check=True)
-    report = json.loads(out.stdout.strip().splitlines()[-1])
+    report = check(CHECK, tmp_path, session_run, timeout=300)
     assert report == {"cases": 122, "nodes": 348, "orderer": "graph_order", "orderers": ["graph_order"],
                       "differ": [], "clustered": ["dagre", True]}
