@@ -10,7 +10,8 @@ and ``keeps`` for the other arguments (numbers, dims, sizes), read from the node
 import itertools
 import weakref
 
-from .node_saved import _check_saved, _kept_property, _raw_saved_property, _saved_property, _wrapped_number, saved_map
+from .node_saved import (_check_saved, _kept_property, _raw_saved_property, _saved_property, _wrapped_number, saved_map,
+                         saved_states)
 from .saved_tensor import FREED_MESSAGE, SavedTensor, UndefinedSaved, default_hooks, ever_packed, last_write
 from .saved_tensor import _sequence  # the nodes' sequence numbers, kept where bump_version reads them
 from .saved_tensor import op_name as _op_name  # noqa: F401  (imported from here by ops)
@@ -277,16 +278,11 @@ class Node:
         return value
 
     def saved_items(self):
-        """Yields (name, SavedTensor or value, state) for the graph view; state is alive/freed/modified."""
-        if self._vars is None:
-            return
-        for key, value in saved_map(self).items():
-            if self._freed:
-                yield key, value, "freed"
-            elif isinstance(value, SavedTensor):
-                yield key, value, value.state()
-            else:
-                yield key, value, "alive"
+        """Yields (name, SavedTensor or value, state) for the graph view; state as ``saved_states``."""
+        states = saved_states(self)
+        if states:
+            for key, value in saved_map(self).items():
+                yield key, value, states[key]
 
     def _release(self):
         """Frees what was saved (backward is done with it): what pack hooks returned is dropped."""

@@ -18,6 +18,18 @@ def saved_map(node):
     return saved
 
 
+def saved_states(node):
+    """``{name: state}`` of what ``node`` saved: alive, freed or modified (the timeline asks for
+    every watched node's after each backward pass, so a dict, not a generator; a function, not a
+    method, as ``dir(grad_fn)`` shows PyTorch's names)."""
+    if node._vars is None:
+        return {}
+    saved = saved_map(node)
+    if node._freed:
+        return dict.fromkeys(saved, "freed")
+    return {key: value.state() if isinstance(value, SavedTensor) else "alive" for key, value in saved.items()}
+
+
 # PyTorch's int64 arguments (dims, indices); its node attributes show them as unsigned 64-bit
 # integers, so -1 reads 18446744073709551615. Scalars (alpha, exponent, min, ...) stay signed.
 _INT64_NAMES = frozenset(("dim", "dim0", "dim1", "dims", "index", "start", "end", "step", "ignore_index"))

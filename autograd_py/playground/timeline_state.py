@@ -14,7 +14,7 @@ import weakref
 import numpy as np
 
 from .._tensor import Tensor
-from ..node_saved import saved_map
+from ..node_saved import saved_map, saved_states
 from ..saved_tensor import SavedTensor
 
 PREVIEW_ELEMENTS = 64
@@ -93,18 +93,6 @@ def _parameters(name, module):
         return [(f"{name}.{p}", t) for p, t in module.named_parameters()]
     except Exception:  # a half-built user Module must not break the view
         return []
-
-
-def _states(node):
-    """``{name: state}`` of ``node``'s saved values, as ``Node.saved_items`` gives them (alive,
-    modified or freed), without a generator: the timeline asks for every watched node's after
-    each backward pass."""
-    if node._vars is None:
-        return {}
-    saved = saved_map(node)
-    if node._freed:
-        return dict.fromkeys(saved, "freed")
-    return {key: value.state() if isinstance(value, SavedTensor) else "alive" for key, value in saved.items()}
 
 
 def saved_then(node):
@@ -404,7 +392,7 @@ class StateWatch:
             if node is None:
                 continue
             nid = self.node_id(node)
-            states = _states(node)
+            states = saved_states(node)
             last = self.saved_last.get(nid)
             if last is None:
                 diff = {k: s for k, s in states.items() if s != "alive"}
