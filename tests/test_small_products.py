@@ -191,3 +191,34 @@ def test_fused_in_turn_rounds_each_term_once_ties_included():
     b = np.array([[1.0], [np.float32(2.0 ** -12 * (1 + 2.0 ** -23))]], np.float32)
     assert fused_in_turn(a, b)[0, 0] == one_up
     assert np.float32(np.float64(one_up) + np.float64(a[0, 1]) * np.float64(b[1, 0])) != one_up
+
+
+@pytest.mark.parametrize("no_blas", [False, True])
+def test_a_batch_adds_each_matrix_as_product_does(monkeypatch, no_blas):
+    # PyTorch's bmm (and batched matmul, einsum) gives each matrix of a batch mm's bits
+    from autograd_py.ops import small_products
+    monkeypatch.setattr(small_products, "_NO_BLAS", no_blas)
+    rng = np.random.default_rng(9)
+    for (m, k, n) in [(4, 5, 3), (2, 9, 12), (1, 7, 3), (16, 16, 16)]:
+        a = rng.standard_normal((2, 3, m, k)).astype(np.float32)
+        b = rng.standard_normal((3, k, n)).astype(np.float32)  # batch dims broadcast
+        b_t = np.ascontiguousarray(b.swapaxes(1, 2)).swapaxes(1, 2)  # each matrix a transposed view
+        for right in (b, b_t):
+            got = small_products.batched_product(a, right)
+            assert got.shape == (2, 3, m, n)
+            for i in range(2):
+                for j in range(3):
+                    assert got[i, j].tobytes() == small_products.product(a[i, j], right[j]).tobytes()
+    x64 = rng.standard_normal((2, 3, 4))
+    assert small_products.batched_product(x64, x64.swapaxes(1, 2)).tobytes() == np.matmul(x64, x64.swapaxes(1, 2)).tobytes()
+
+
+def test_bmm_and_einsum_match_torch_matrix_by_matrix():
+    real = pytest.importorskip("torch")
+    rng = np.random.default_rng(10)
+    for (b, m, k, n) in [(1, 4, 5, 3), (3, 8, 16, 4), (2, 3, 4, 8), (6, 3, 3, 3)]:
+        x, y = rng.standard_normal((b, m, k)).astype(np.float32), rng.standard_normal((b, k, n)).astype(np.float32)
+        expected = real.bmm(real.tensor(x), real.tensor(y)).numpy().tobytes()
+        assert torch.bmm(torch.tensor(x), torch.tensor(y)).numpy().tobytes() == expected, (b, m, k, n)
+        assert torch.einsum("bij,bjk->bik", torch.tensor(x), torch.tensor(y)).numpy().tobytes() == expected
+        assert (torch.tensor(x) @ torch.tensor(y)).numpy().tobytes() == expected

@@ -4,7 +4,7 @@ Each backward is written in Tensor ops, so ``create_graph=True`` differentiates 
 """
 import math
 
-from .. import _fp, grad_mode
+from .. import _fp, _glibc32, grad_mode
 from ..node import Node
 from ..ops import inplace
 from ..ops.base import _make, float_data, grad_on, np, record
@@ -100,6 +100,9 @@ class GeluBackward0(Node):
 
     def backward(self, grad):
         x = self.saved("self")
+        if self.approximate == "tanh" and not grad_mode.is_grad_enabled() and (
+                grad._data.dtype == x._data.dtype == np.float32):
+            return _make(_gelu_tanh_backward32(grad._data, x._data))
         if self.approximate == "tanh":
             inner = (x + x * x * x * 0.044715) * _SQRT_2_OVER_PI
             t = tanh(inner)
@@ -126,7 +129,10 @@ def gelu(input, approximate="none"):
         raise RuntimeError("approximate argument must be either none or tanh.")
     data = float_data(input)
     wide = data.astype(np.float64)
-    if approximate == "tanh":
+    if approximate == "tanh" and data.dtype == np.float32:
+        half, one = np.float32(0.5), np.float32(1)
+        value = half * data * (one + _gelu_tanh_inner32(data)[1])
+    elif approximate == "tanh":
         value = 0.5 * wide * (1 + np.tanh(_SQRT_2_OVER_PI * (wide + 0.044715 * wide ** 3)))
     else:
         value = 0.5 * wide * (1 + _np_erf(wide / _SQRT_2).astype(np.float64))
@@ -142,6 +148,28 @@ def gelu(input, approximate="none"):
         node.save(self=input)
         record(out, node, (input,))
     return out
+
+
+_GELU_BETA32, _GELU_KAPPA32 = np.float32(_SQRT_2_OVER_PI), np.float32(0.044715)
+_TANH_ROUNDED = _fp.via_float64(np.tanh)
+
+
+def _gelu_tanh_inner32(x):
+    """``inner = beta * (x + kappa * x**3)`` and ``tanh(inner)`` as ATen's float32 GELU kernels
+    compute them: the compiler fuses ``x + kappa * x**3`` into a multiply-add; tanh is SLEEF's in
+    vector steps (taken as the float64 one rounded), glibc's ``tanhf`` on the rest."""
+    inner = _GELU_BETA32 * _fp.fma32(_GELU_KAPPA32, x * x * x, x)
+    return inner, _fp.vectorized_loop32(_TANH_ROUNDED, _glibc32.tanhf, inner)
+
+
+def _gelu_tanh_backward32(dy, x):
+    """ATen's float32 gelu_backward kernel for the tanh form: ``dy * (0.5 * (1 + t) + 0.5 * x *
+    (1 - t * t) * beta * (1 + 3 * kappa * x**2))``, ``1 - t * t`` and ``1 + 3 * kappa * x**2``
+    fused into multiply-adds."""
+    half, one = np.float32(0.5), np.float32(1)
+    t = _gelu_tanh_inner32(x)[1]
+    d_inner = _GELU_BETA32 * _fp.fma32(np.float32(3) * _GELU_KAPPA32, x * x, one)
+    return dy * (half * (one + t) + half * x * _fp.fma32(-t, t, one) * d_inner)
 
 
 # ---------------------------------------------------------------------------- silu / softplus
@@ -208,6 +236,9 @@ class SoftplusBackward0(Node):
         return _make(_softplus_backward_kernel(grad._data, x._data, self.beta, self.threshold))
 
 
+_LOG1P_ROUNDED = _fp.via_float64(np.log1p)
+
+
 def _exp_in_loop(x):
     """The exp of a cpu_kernel_vec kernel: SLEEF's in its vector steps for float32 (``_fp``)."""
     if x.dtype == np.float32:
@@ -237,8 +268,12 @@ def softplus(input, beta=1.0, threshold=20.0):
     bx = data * b
     # ATen's kernel: log1p(exp(beta * x)) / beta, x itself past the threshold (where exp could overflow)
     with np.errstate(over="ignore", invalid="ignore"):
-        smooth = (_fp.via_float64(np.log1p)(_exp_in_loop(bx)) if data.dtype == np.float32
-                  else np.log1p(np.exp(bx))) / b
+        if data.dtype == np.float32:  # SLEEF's exp and log1p in vector steps (log1p taken as the
+            # float64 one rounded), glibc's expf and log1pf on the rest (_fp.exp, _glibc32.log1pf)
+            smooth = _fp.vectorized_loop32(lambda v: _LOG1P_ROUNDED(_fp.vector_exp32(v)),
+                                           lambda v: _glibc32.log1pf(_fp.exp(v)), bx) / b
+        else:
+            smooth = np.log1p(np.exp(bx)) / b
     out = _make(np.where(bx > threshold, data, smooth).astype(data.dtype, copy=False))
     if grad_on(input):
         node = SoftplusBackward0()

@@ -4,9 +4,11 @@ kernel), mish; and softsign and tanhshrink, which PyTorch records as plain arith
 Each backward is written in Tensor ops (or is an op with its own node), so ``create_graph=True``
 differentiates it again, and is ``element_wise``, so forward mode derives its JVP from it. float32
 values follow ATen's CPU kernels as measured against torch 2.13: SLEEF's vectorised ``exp`` for
-logsigmoid's buffer, ``expm1``/``log1p`` rounded once from float64, coefficients in the input's dtype.
+logsigmoid's buffer; in ``cpu_kernel_vec``'s vector steps SLEEF's ``expm1``, ``log1p`` and ``tanh``
+(taken as the float64 ones rounded once), on the rest glibc's (``_glibc32``); the compiler's fused
+multiply-adds; coefficients in the input's dtype.
 """
-from .. import _fp
+from .. import _fp, _glibc32, grad_mode
 from ..node import Node
 from ..ops.base import _make, grad_on, np, record
 from ..ops.comparison import where
@@ -17,6 +19,7 @@ from ._activation_piecewise import _F32, _check_tensor, _floating, _in64, _maybe
 # torch.nn.functional.selu's constants (Klambauer et al., 2017), as ATen spells them
 SELU_ALPHA = 1.6732632423543772848170429916717
 SELU_SCALE = 1.0507009873554804934193349852946
+_EXPM1_ROUNDED = _fp.via_float64(np.expm1)
 
 
 # ---------------------------------------------------------------------------- logsigmoid
@@ -87,6 +90,13 @@ def logsigmoid(input):
 # ---------------------------------------------------------------------------- selu / celu
 def _elu_grad(grad, x, alpha, scale, input_scale, is_result):
     """ATen's elu_backward: ``x`` is the input, or with ``is_result`` the output (in-place ops)."""
+    if not is_result and not grad_mode.is_grad_enabled() and grad._data.dtype == x._data.dtype == _F32:
+        # ATen's float32 kernel: its exp is SLEEF's in vector steps, glibc's on the rest
+        a, b, t = grad._data, x._data, np.float32
+        with np.errstate(over="ignore"):
+            e = _fp.vectorized_loop32(_fp.vector_exp32, _fp.exp, np.minimum(b, t(0)) * t(input_scale))
+        neg = a * t(input_scale) * t(alpha * scale) * e
+        return _make(np.where(b <= 0, neg, a * t(scale)))
     if is_result:
         neg = grad * input_scale * (x + alpha * scale)
     else:
@@ -133,9 +143,14 @@ class CeluBackward1(Node):
 
 def _elu_value(d, alpha, scale, input_scale):
     # ATen: x <= 0 ? expm1(x * input_scale) * (alpha * scale) : x * scale, the coefficients and
-    # products in the input's dtype, expm1 all but correctly rounded
+    # products in the input's dtype; float32's expm1 SLEEF's in vector steps (taken as the float64
+    # one rounded), glibc's expm1f on the rest
     t = d.dtype.type
-    neg = _in64(np.expm1, d * t(input_scale) if input_scale != 1 else d) * t(alpha * scale)
+    z = d * t(input_scale) if input_scale != 1 else d
+    if d.dtype == _F32:
+        neg = _fp.vectorized_loop32(_EXPM1_ROUNDED, _glibc32.expm1f, z) * t(alpha * scale)
+    else:
+        neg = np.expm1(z) * t(alpha * scale)
     return np.where(d > 0, d * t(scale) if scale != 1 else d, neg)
 
 
@@ -211,10 +226,34 @@ class MishBackward0(Node):
 
     def backward(self, grad):
         # mish_backward: grad * (tanh(softplus(x)) + x * sigmoid(x) * (1 - tanh(softplus(x))^2))
-        # (ATen's kernel: tanh(log1p(exp(x))), sigmoid as 1 / (1 + exp(-x)))
+        # (ATen's kernel: tanh(log1p(exp(x))), sigmoid as 1 / (1 + exp(-x))); in Tensor ops under
+        # create_graph, as derivatives.yaml's infinitely_differentiable_mish_backward
         x = self.saved("self")
+        if not grad_mode.is_grad_enabled() and grad._data.dtype == x._data.dtype == _F32:
+            return _make(_mish_backward32(grad._data, x._data))
         ts = tanh(log1p(exp(x)))
         return grad * (ts + x * sigmoid(x) * (1.0 - ts * ts))
+
+
+_LOG1P_ROUNDED, _TANH_ROUNDED = _fp.via_float64(np.log1p), _fp.via_float64(np.tanh)
+
+
+def _tanh_softplus32(x):
+    """float32 ``tanh(log1p(exp(x)))`` in ATen's two forms: SLEEF's functions in vector steps (its
+    log1p and tanh taken as the float64 ones rounded), glibc's ``expf``, ``log1pf`` and ``tanhf``
+    on the rest."""
+    return _fp.vectorized_loop32(lambda v: _TANH_ROUNDED(_LOG1P_ROUNDED(_fp.vector_exp32(v))),
+                                 lambda v: _glibc32.tanhf(_glibc32.log1pf(_fp.exp(v))), x)
+
+
+def _mish_backward32(dy, x):
+    """ATen's float32 mish_backward kernel: ``dy * (t + x * s * (1 - t * t))`` with ``t =
+    tanh(log1p(exp(x)))`` and ``s = 1 / (1 + exp(-x))``, SLEEF's exp in vector steps and glibc's on
+    the rest; the compiler fuses ``1 - t * t`` and the sum after ``x * s`` into multiply-adds."""
+    one = np.float32(1)
+    s = one / (one + _fp.vectorized_loop32(_fp.vector_exp32, _fp.exp, -x))
+    t = _tanh_softplus32(x)
+    return dy * _fp.fma32(x * s, _fp.fma32(-t, t, one), t)
 
 
 def mish(input, inplace=False):
@@ -229,6 +268,9 @@ def mish(input, inplace=False):
 
     def op(t):
         d = _floating(t, "mish_cpu")
+        if d.dtype == _F32:
+            with np.errstate(over="ignore"):
+                return _unary(t, d * _tanh_softplus32(d), MishBackward0)
         return _unary(t, d * _in64(lambda w: np.tanh(np.log1p(np.exp(w))), d), MishBackward0)
     return _maybe_inplace(input, inplace, op)
 

@@ -3,7 +3,7 @@
 ``reduction`` is an int here, as in ATen: 0 = 'none', 1 = 'mean', 2 = 'sum'. Backward formulas
 follow PyTorch's (derivatives.yaml) and are written in Tensor ops so they can be differentiated.
 """
-from .. import _fp, dtypes
+from .. import _fp, _glibc32, dtypes
 from ..node import Node
 from ..ops.base import _make, grad_on, np, record, result_np_dtype
 from ..ops.comparison import clamp, where
@@ -14,7 +14,6 @@ from ..ops.shape import unsqueeze
 
 NONE, MEAN, SUM = 0, 1, 2
 BCE_EPSILON = float(np.float32(1e-12))  # a float constant in ATen's kernel
-_LOG32, _LOG1P32 = _fp.via_float64(np.log), _fp.via_float64(np.log1p)  # float32 rounded from float64
 
 
 def _sum_np(values):
@@ -282,9 +281,10 @@ def binary_cross_entropy(input, target, weight, reduction):
         raise RuntimeError("all elements of input should be between 0 and 1")
     with np.errstate(divide="ignore"):
         # PyTorch clamps each log at -100 so that a confident wrong answer costs 100, not inf; its
-        # kernel takes log1p(-x) (the C library's: float32 rounded from float64 here, as _fp says)
+        # scalar kernel takes the C library's log(x) and log1p(-x): for float32 glibc's logf and
+        # log1pf, neither correctly rounded (_glibc32)
         if x.dtype == np.float32:
-            log_x, log_1mx = np.maximum(_LOG32(x), np.float32(-100)), np.maximum(_LOG1P32(-x), np.float32(-100))
+            log_x, log_1mx = np.maximum(_glibc32.logf(x), np.float32(-100)), np.maximum(_glibc32.log1pf(-x), np.float32(-100))
         else:
             log_x, log_1mx = np.maximum(np.log(x), -100), np.maximum(np.log1p(-x), -100)
     loss = ((t - 1) * log_1mx - t * log_x).astype(x.dtype, copy=False)

@@ -8,7 +8,7 @@ from math import isfinite as _isfinite
 from ..node import Node
 from .base import Tensor, _make, batch_ndim, grad_on, np, record
 from .shape import expand, reshape, t, transpose, unsqueeze
-from .small_products import product, vector_product
+from .small_products import batched_product, product, vector_product
 
 
 def _c_name(t):
@@ -337,7 +337,7 @@ class BmmBackward0(Node):
 
 def matmul_batched(input, other):
     """Batched matrix product with broadcast batch dims (what ``bmm`` and batched ``matmul`` run)."""
-    out = _make(np.matmul(input._data, other._data))
+    out = _make(batched_product(input._data, other._data))
     if grad_on(input, other):
         record(out, _product_node(BmmBackward0, out, input, other), (input, other))
     return out

@@ -9,7 +9,7 @@ SLEEF and libm kernels are all but correctly rounded: 92-99.9% agree), but for r
 """
 import math
 
-from .. import _fp
+from .. import _fp, _glibc32
 from ..node import Node
 from .base import Tensor, _make, float_data, grad_on, np, operands, record
 from .comparison import where
@@ -240,8 +240,8 @@ def _default_float():
 
 
 def _np_xlogy(a, b):
-    # 0 where a == 0 unless b is NaN; float32's log rounded once from float64
-    logb = _fp.in_float64(np.log, b)
+    # 0 where a == 0 unless b is NaN; ATen's scalar kernel takes std::log, for float32 glibc's logf
+    logb = _glibc32.logf(b) if b.dtype == np.float32 else np.log(b)
     return np.where(np.isnan(b), b, np.where(a == 0, a.dtype.type(0), a * logb)).astype(a.dtype, copy=False)
 
 

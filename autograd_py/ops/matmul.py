@@ -4,7 +4,7 @@ dispatch, folding and batch broadcasting are a topic of their own.
 """
 from .base import Tensor, _make, grad_on, np
 from .linalg import bmm, dot, mm, mv
-from .small_products import product, vector_product
+from .small_products import batched_product, product, vector_product
 from .shape import _unsafe_view, expand, reshape, squeeze, t, transpose, unsqueeze
 
 
@@ -17,7 +17,7 @@ def _numpy_matmul(a, b):
             return vector_product(a, b)
     elif a.ndim == 1 and b.ndim == 2 and a.shape[0] == b.shape[0]:
         return product(a[None], b)[0]  # PyTorch's unsqueeze(0).mm(other)
-    return np.matmul(a, b)
+    return batched_product(a, b)
 
 
 def matmul(input, other):
@@ -26,8 +26,10 @@ def matmul(input, other):
     if not isinstance(other, Tensor):
         raise TypeError(f"matmul(): argument 'other' (position 2) must be Tensor, not {type(other).__name__}")
     da, db = input._data.ndim, other._data.ndim
-    if not grad_on(input, other) and da and db and input._data.dtype == other._data.dtype:
-        # No graph to record (e.g. inside a backward pass): one NumPy call, no view bookkeeping.
+    if not grad_on(input, other) and da and db and input._data.dtype == other._data.dtype and (
+            max(da, db) < 3 or min(da, db) >= 3):
+        # No graph to record (e.g. inside a backward pass): one NumPy call, no view bookkeeping
+        # (not where PyTorch may fold a batch into one mm, whose rows it adds otherwise).
         try:
             out = _make(_numpy_matmul(input._data, other._data))
             if da == 1 and db == 2:
