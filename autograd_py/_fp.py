@@ -220,3 +220,61 @@ def vectorized_loop32(vector_fn, scalar_fn, *arrays):
     out[:split] = vector_fn(*(a[:split] for a in flat))
     out[split:] = scalar_fn(*(a[split:] for a in flat))
     return out.reshape(x.shape, order="F" if f else "C")
+
+
+def _getexp32(v):
+    """AVX512's ``getexp``: ``floor(log2 |v|)`` as a float; -inf at 0, inf at inf, NaN kept."""
+    with np.errstate(divide="ignore", invalid="ignore"):
+        out = (np.frexp(v)[1] - 1).astype(_F32)
+    out = np.where(v == 0, _F32(-np.inf), np.where(np.isinf(v), _F32(np.inf), out))
+    return np.where(np.isnan(v), v, out)
+
+
+def vector_log1p32(d):
+    """float32 ``log1p`` as PyTorch's vectorised kernels compute it (``Vectorized<float>::log1p``).
+
+    That is SLEEF's ``log1pf_u10`` (AVX512 build), which is not correctly rounded: the float64
+    ``log1p`` rounded differs from it in about 1% of softplus's values. This follows its steps:
+    ``1 + d = 2**e * (1 + m)`` by AVX512's ``getexp`` of ``(1 + d) / 0.75``, ``m`` by one fused
+    multiply-add; then, in double-float arithmetic (a value and its rounding error), ``e * ln(2)``
+    plus ``2 * atanh(m / (2 + m))``, whose series' last three terms are one float polynomial; -inf
+    at -1, NaN below, -0 kept. Beyond 1e38 SLEEF takes its ``logf`` (here the rounded float64).
+
+    Args:
+        d (ndarray): float32 data.
+
+    Returns:
+        ndarray: float32, ``log1p(d)`` with SLEEF's roundings.
+    """
+    d = np.asarray(d, _F32)
+    one, two = _F32(1), _F32(2)
+    with np.errstate(all="ignore"):
+        e = _getexp32((d + one) * _F32(1.0 / 0.75))
+        e = np.where(np.isposinf(e), _F32(128), e)
+        q = -np.rint(np.nan_to_num(e, nan=0, posinf=128, neginf=-150)).astype(np.int32)
+        t = (np.int32(0x3F800000) + (q << 23)).view(_F32)  # 2**-e, by the exponent bits
+        m = fma32(d, t, t - one)
+        # s = e * ln(2), ln(2) in two floats, as a value and its error
+        hi, lo = _F32(0.69314718246459960938), _F32(-1.904654323148236017e-09)
+        s = hi * e
+        s_err = fma32(lo, e, fma32(hi, e, -s))
+        # x = m / (2 + m) in double-float: the quotient and the error of dividing by 2 + m's value
+        den = two + m
+        den_err = (two - den) + m
+        inv = one / den
+        x = m * inv
+        x_err = fma32(x, fma32(-den_err, inv, fma32(-den, inv, one)), fma32(inv, m, -x))
+        x2 = x * x
+        p = _F32(0.3027294874)
+        for c in (0.3996108174, 0.6666694880):
+            p = fma32(p, x2, _F32(c))
+        # s + 2x, then + x**3 * p, each sum keeping its error; the two halves added last
+        total = s + two * x
+        s_err = (((s - total) + two * x) + s_err) + two * x_err
+        tail = (x2 * x) * p
+        r = total + tail
+        r = r + (((total - r) + tail) + s_err)
+        r = np.where(d > _F32(1e38), np.log(d.astype(np.float64)).astype(_F32), r)
+        r = np.where(d < -1, _F32(np.nan), np.where(d == -1, _F32(-np.inf), r))
+        r = np.where((d == 0) & np.signbit(d), d, r)
+    return r.astype(_F32, copy=False)

@@ -204,3 +204,33 @@ def test_softmax_backward_along_another_dim_matches_torch_bit_for_bit(real):
         expected = real.ops.aten._softmax_backward_data(real.tensor(g), y, 0, real.float32)
         got = softmax_backward_data(torch.tensor(g), torch.tensor(y.numpy()), -2)
         assert expected.numpy().tobytes() == got.numpy().tobytes(), n
+
+
+@pytest.mark.parametrize("x, sleef, rounded", [
+    (-0.29394131898880005, -0.3480569124221802, -0.34805694222450256),
+    (0.15341445803642273, 0.14272664487361908, 0.14272662997245789),
+    (0.4670577049255371, 0.3832588493824005, 0.3832588195800781),
+])
+def test_vector_log1p32_is_sleefs_log1p_as_the_op_shows_it(x, sleef, rounded):
+    # torch.log1p's float32 kernel is SLEEF's log1pf_u10 on every value, tails included
+    x = np.float32(x)
+    assert _fp.vector_log1p32(np.array([x]))[0] == np.float32(sleef)
+    assert np.float32(np.log1p(np.float64(x))) == np.float32(rounded) != np.float32(sleef)
+    assert torch.log1p(torch.tensor([x])).item() == sleef
+    specials = np.array([0.0, -0.0, -1.0, -2.0, np.inf, np.nan], np.float32)
+    with np.errstate(all="ignore"):
+        out = _fp.vector_log1p32(specials)
+    assert out[0] == 0 and not np.signbit(out[0]) and out[1] == 0 and np.signbit(out[1])
+    assert out[2] == -np.inf and np.isnan(out[3]) and out[4] == np.inf and np.isnan(out[5])
+
+
+def test_log1p_logsigmoid_softplus_and_bce_with_logits_match_torch_bit_for_bit(real):
+    rng = np.random.default_rng(12)
+    for n in (7, 45, 100, 1000):
+        x = (rng.standard_normal(n) * 3).astype(np.float32)
+        t = (rng.random(n) > 0.5).astype(np.float32)
+        pairs = [(lambda m, v: m.log1p(v.abs() - 0.5)), (lambda m, v: m.nn.functional.logsigmoid(v)),
+                 (lambda m, v: m.nn.functional.softplus(v)),
+                 (lambda m, v: m.nn.functional.binary_cross_entropy_with_logits(v, m.tensor(t), reduction="none"))]
+        for f in pairs:
+            assert f(real, real.tensor(x)).numpy().tobytes() == f(torch, torch.tensor(x)).numpy().tobytes(), n

@@ -236,9 +236,6 @@ class SoftplusBackward0(Node):
         return _make(_softplus_backward_kernel(grad._data, x._data, self.beta, self.threshold))
 
 
-_LOG1P_ROUNDED = _fp.via_float64(np.log1p)
-
-
 def _exp_in_loop(x):
     """The exp of a cpu_kernel_vec kernel: SLEEF's in its vector steps for float32 (``_fp``)."""
     if x.dtype == np.float32:
@@ -268,9 +265,9 @@ def softplus(input, beta=1.0, threshold=20.0):
     bx = data * b
     # ATen's kernel: log1p(exp(beta * x)) / beta, x itself past the threshold (where exp could overflow)
     with np.errstate(over="ignore", invalid="ignore"):
-        if data.dtype == np.float32:  # SLEEF's exp and log1p in vector steps (log1p taken as the
-            # float64 one rounded), glibc's expf and log1pf on the rest (_fp.exp, _glibc32.log1pf)
-            smooth = _fp.vectorized_loop32(lambda v: _LOG1P_ROUNDED(_fp.vector_exp32(v)),
+        if data.dtype == np.float32:  # SLEEF's exp and log1p in vector steps, glibc's expf and
+            # log1pf on the rest (_fp.exp, _glibc32.log1pf)
+            smooth = _fp.vectorized_loop32(lambda v: _fp.vector_log1p32(_fp.vector_exp32(v)),
                                            lambda v: _glibc32.log1pf(_fp.exp(v)), bx) / b
         else:
             smooth = np.log1p(np.exp(bx)) / b

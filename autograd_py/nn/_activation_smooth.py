@@ -61,11 +61,13 @@ def log_sigmoid_backward(grad, x, buffer):
 
 def log_sigmoid_parts(d):
     """ATen's log_sigmoid_forward on data ``d``: ``min(d, 0) - log1p(z)`` and its buffer ``z =
-    exp(-|d|)``. The kernel is Vectorized, tails included: float32's exp is SLEEF's
-    (``_fp.vector_exp32``); its log1p, SLEEF's too, is taken as the float64 one rounded (1% of
-    values differ in the last bit)."""
-    z = _fp.vector_exp32(-np.abs(d)) if d.dtype == _F32 else np.exp(-np.abs(d))
-    return (np.minimum(d, d.dtype.type(0)) - _in64(np.log1p, z)).astype(d.dtype, copy=False), z
+    exp(-|d|)``. The kernel is Vectorized, tails included: float32's exp and log1p are SLEEF's
+    (``_fp.vector_exp32``, ``_fp.vector_log1p32``)."""
+    if d.dtype == _F32:
+        z = _fp.vector_exp32(-np.abs(d))
+        return (np.minimum(d, d.dtype.type(0)) - _fp.vector_log1p32(z)).astype(d.dtype, copy=False), z
+    z = np.exp(-np.abs(d))
+    return (np.minimum(d, d.dtype.type(0)) - np.log1p(z)).astype(d.dtype, copy=False), z
 
 
 def logsigmoid(input):
@@ -235,14 +237,13 @@ class MishBackward0(Node):
         return grad * (ts + x * sigmoid(x) * (1.0 - ts * ts))
 
 
-_LOG1P_ROUNDED, _TANH_ROUNDED = _fp.via_float64(np.log1p), _fp.via_float64(np.tanh)
+_TANH_ROUNDED = _fp.via_float64(np.tanh)
 
 
 def _tanh_softplus32(x):
     """float32 ``tanh(log1p(exp(x)))`` in ATen's two forms: SLEEF's functions in vector steps (its
-    log1p and tanh taken as the float64 ones rounded), glibc's ``expf``, ``log1pf`` and ``tanhf``
-    on the rest."""
-    return _fp.vectorized_loop32(lambda v: _TANH_ROUNDED(_LOG1P_ROUNDED(_fp.vector_exp32(v))),
+    tanh taken as the float64 one rounded), glibc's ``expf``, ``log1pf`` and ``tanhf`` on the rest."""
+    return _fp.vectorized_loop32(lambda v: _TANH_ROUNDED(_fp.vector_log1p32(_fp.vector_exp32(v))),
                                  lambda v: _glibc32.tanhf(_glibc32.log1pf(_fp.exp(v))), x)
 
 

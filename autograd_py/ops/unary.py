@@ -280,7 +280,7 @@ exp = _op("exp", np.exp, ExpBackward0, "result", fn32=_fp.exp)
 log = _op("log", np.log, LogBackward0, "self", fn32=_fp.via_float64(np.log))
 
 
-log1p = _op("log1p", np.log1p, Log1PBackward0, "self", fn32=_fp.via_float64(np.log1p))
+log1p = _op("log1p", np.log1p, Log1PBackward0, "self", fn32=_fp.vector_log1p32)  # SLEEF's, tails included
 
 
 sqrt = _op("sqrt", np.sqrt, SqrtBackward0, "result")
