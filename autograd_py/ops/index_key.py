@@ -50,8 +50,9 @@ def _item(k):
         return bool(k)
     if isinstance(k, (int, np.integer)):
         return int(k)
-    if isinstance(k, (list, tuple, np.ndarray)):
-        # PyTorch's indexing tensors from data: bool or byte lists stay masks, the rest are long.
+    if isinstance(k, (list, tuple, range, np.ndarray)):
+        # PyTorch's indexing tensors from data (any sequence: d2l's y_hat[range(len(y_hat)), y]):
+        # bool or byte lists stay masks, the rest are long.
         data = np.asarray(k)
         return data if data.dtype in MASK_DTYPES else data.astype(np.int64)
     if k is None or k is Ellipsis or isinstance(k, slice):

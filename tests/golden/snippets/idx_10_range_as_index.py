@@ -1,0 +1,15 @@
+# d2l's cross_entropy picks y_hat[range(len(y_hat)), y]: a range indexes as a sequence (a long tensor)
+import torch
+y_hat = torch.tensor([[0.1, 0.3, 0.6], [0.3, 0.2, 0.5]], requires_grad=True)
+y = torch.tensor([0, 2])
+print(y_hat[[0, 1], y])
+print(y_hat[range(len(y_hat)), y])
+print(y_hat[range(2)])
+print(y_hat[:, range(1, 3)])
+print(y_hat[range(0)])
+(y_hat[range(len(y_hat)), y].log().sum()).backward()
+print(y_hat.grad)
+x = torch.arange(10.)
+print(x[range(2, 8, 2)])
+x[range(3)] = 1.0
+print(x)
