@@ -627,11 +627,26 @@ TRAJECTORIES = [  # PyTorch 2.13: 5 steps of MSELoss on the model above; losses,
     ("AdamW", dict(lr=0.05), [1.472464, 1.233703, 1.058558, 0.911368, 0.773914],
      [[0.7229526, -0.0601859, -0.137461, 0.5502299, -0.3617241, 0.4399998], [0.1387486, 0.0508118, 0.0344128],
       [0.3427541, -0.4556955, 0.3350143], [0.2379456]]),
+    ("RMSprop", dict(lr=0.05, alpha=0.9), [1.472464, 0.941754, 0.667597, 0.443868, 0.269818],
+     [[0.7211674, 0.1010033, -0.2052163, 0.3434058, -0.2570819, 0.6106985], [-0.1604621, 0.2700564, -0.1302689],
+      [0.5731154, -0.3388393, 0.6672618], [0.0837583]]),
+    ("RMSprop", dict(lr=0.02, momentum=0.9, centered=True, weight_decay=0.1),
+     [1.472464, 0.884143, 0.582639, 0.444739, 0.277616],
+     [[0.8625138, 0.5320966, -0.8526938, -0.5616554, 0.4596826, 1.1930958], [0.4634899, 1.1900176, -0.4992095],
+      [0.308949, 0.2783591, 0.783581], [-0.2246656]]),
+    ("Adagrad", dict(lr=0.2), [1.472464, 0.885231, 0.599369, 0.382377, 0.224363],
+     [[0.7430266, 0.0795966, -0.2732799, 0.2659016, -0.196747, 0.6590838], [-0.1247546, 0.3444526, -0.1322375],
+      [0.4547649, -0.3093036, 0.7121716], [0.0927417]]),
+    ("Adagrad", dict(lr=0.2, lr_decay=0.1, initial_accumulator_value=0.1, weight_decay=0.05),
+     [1.472464, 0.850932, 0.594094, 0.415476, 0.290193],
+     [[0.6563475, 0.1002891, -0.1838816, 0.361952, -0.2785412, 0.5999267], [-0.0621828, 0.0695321, -0.0673184],
+      [0.4615808, -0.3086216, 0.6143257], [0.0411358]]),
 ]
 
 
-@pytest.mark.parametrize("name, kwargs, losses, params", TRAJECTORIES, ids=["sgd_momentum", "sgd", "adam",
-                                                                            "adam_amsgrad_wd", "adamw"])
+@pytest.mark.parametrize("name, kwargs, losses, params", TRAJECTORIES, ids=[
+    "sgd_momentum", "sgd", "adam", "adam_amsgrad_wd", "adamw", "rmsprop", "rmsprop_centered_momentum_wd",
+    "adagrad", "adagrad_decay_init_wd"])
 def test_training_trajectory_matches_pytorch(name, kwargs, losses, params):
     model = _model()
     opt = getattr(optim, name)(model.parameters(), **kwargs)

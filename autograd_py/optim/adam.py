@@ -3,8 +3,7 @@ import math
 
 import numpy as np
 
-from .. import dtypes
-from .optimizer import Optimizer, fma, state_tensor, write_
+from .optimizer import Optimizer, fma, state_tensor, step_tensor, write_
 
 
 def _lerp(start, end, weight):
@@ -58,8 +57,7 @@ class Adam(Optimizer):
         p = param._data
         dt = p.dtype.type
         if not state:
-            # The step count is a float32 tensor in PyTorch; its value is read back as a Python float.
-            state["step"] = state_tensor(np.array(0.0, dtype=dtypes.get_default_dtype().np))
+            state["step"] = step_tensor()
             state["exp_avg"] = state_tensor(np.zeros_like(p))
             state["exp_avg_sq"] = state_tensor(np.zeros_like(p))
             if group["amsgrad"]:

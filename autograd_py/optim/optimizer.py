@@ -10,7 +10,7 @@ from collections import defaultdict
 
 import numpy as np
 
-from .. import _fp, grad_mode
+from .. import _fp, dtypes, grad_mode
 from .._tensor import Tensor, _make
 from ..saved_tensor import bump_version
 
@@ -50,6 +50,12 @@ def write_(tensor, array):
 def state_tensor(array):
     """A fresh tensor holding optimizer state (momentum buffers, moment estimates)."""
     return _make(array)
+
+
+def step_tensor():
+    """A step count at 0: a tensor of the default float dtype in PyTorch (Adam, RMSprop, Adagrad),
+    whose value the updates read back as a Python float."""
+    return _make(np.array(0.0, dtype=dtypes.get_default_dtype().np))
 
 
 class Optimizer:
