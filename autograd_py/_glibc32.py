@@ -24,6 +24,12 @@ def _f32(bits):
     return np.array(bits, np.uint32).view(_F32)[()]
 
 
+# (made once: in Pyodide each NumPy call on a short array costs ~1-3 us, and BCE calls these per step)
+_LN2_HI, _LN2_LO = _f32(_LN2_HI_BITS), _f32(_LN2_LO_BITS)
+_LOG1P_POLY = tuple(_f32(b) for b in _LOG1P_POLY_BITS)
+_ONE, _HALF, _TWO, _ZERO = _F32(1), _F32(0.5), _F32(2), _F32(0)
+
+
 def log1pf(x):
     """float32 ``log1p`` as the C library's ``log1pf`` (glibc's: Sun's fdlibm algorithm) rounds it.
 
@@ -41,48 +47,56 @@ def log1pf(x):
         ndarray: float32, ``log1pf(x)``.
     """
     x = np.asarray(x, _F32)
+    shape = x.shape
+    x = x.reshape(-1)  # (at least one dim: masks are written into below)
     hx = x.view(np.int32)
-    ax = hx & 0x7FFFFFFF
-    one, half, two = _F32(1), _F32(0.5), _F32(2)
     with np.errstate(all="ignore"):
         # k = 0 (-0.2929 < x < 0.41422): f is x itself; elsewhere 1 + x = 2**k * (1 + f), and c is
         # what rounding 1 + x lost, relative to it (none when 1 + x is x, from 2**53 up)
         small = (hx < 0x3ED413D7) & ((hx > 0) | (hx <= np.int32(-0x416A09E1)))  # (0xbe95f61f)
         huge = hx >= 0x5A000000
-        u = np.where(huge, x, one + x)
+        u = _ONE + x
+        if huge.any():
+            u = np.where(huge, x, u)
         hu = u.view(np.int32)
         k = (hu >> 23) - 127
-        c = np.where(k > 0, one - (u - x), x - (u - one)) / u
-        c = np.where(huge | small, _F32(0), c)
+        c = np.where(k > 0, _ONE - (u - x), x - (u - _ONE)) / u
+        c[huge | small] = 0
         hu = hu & 0x007FFFFF
-        low = hu < 0x3504F7  # 1 + f below sqrt(2): normalised to [1, 2); else to [0.5, 1), k + 1
-        u = np.where(low, hu | 0x3F800000, hu | 0x3F000000).astype(np.int32).view(_F32)
-        k = np.where(low, k, k + 1)
-        hu = np.where(low, hu, (0x00800000 - hu) >> 2)
-        f = np.where(small, x, u - one)
-        k = np.where(small, 0, k)
-        hu = np.where(small, 1, hu)
+        high = hu >= 0x3504F7  # 1 + f from sqrt(2) up: normalised to [0.5, 1), k + 1; else to [1, 2)
+        u = (hu | 0x3F800000).view(_F32)
+        if high.any():
+            u = np.where(high, (hu | 0x3F000000).view(_F32), u)
+            k = k + high
+            hu = np.where(high, (0x00800000 - hu) >> 2, hu)
+        f = np.where(small, x, u - _ONE)
+        k[small] = 0
+        hu[small] = 1
         kf = k.astype(_F32)
-        ln2_hi, ln2_lo = _f32(_LN2_HI_BITS), _f32(_LN2_LO_BITS)
-        hfsq = half * f * f
-        s = f / (two + f)
+        hfsq = _HALF * f * f
+        s = f / (_TWO + f)
         z = s * s
-        r = _f32(_LOG1P_POLY_BITS[-1])
-        for bits in _LOG1P_POLY_BITS[-2::-1]:
-            r = _f32(bits) + z * r
+        r = _LOG1P_POLY[-1]
+        for coefficient in _LOG1P_POLY[-2::-1]:
+            r = coefficient + z * r
         r = z * r
-        out = np.where(k == 0, f - (hfsq - s * (hfsq + r)),
-                       kf * ln2_hi - ((hfsq - (s * (hfsq + r) + (kf * ln2_lo + c))) - f))
-        # |f| < 2**-20 (hu == 0): a shorter series, or exactly k * ln(2) when f is 0
-        r0 = hfsq * (one - _F32(0.66666666666666666) * f)
-        near = np.where(k == 0, f - r0, kf * ln2_hi - ((r0 - (kf * ln2_lo + c)) - f))
-        exact = np.where(k == 0, _F32(0), kf * ln2_hi + (c + kf * ln2_lo))
-        out = np.where(hu == 0, np.where(f == 0, exact, near), out)
-        # |x| < 2**-29: x, less x**2 / 2 from 2**-54 up
-        out = np.where(ax < 0x31000000, np.where(ax < 0x24800000, x, x - x * x * half), out)
-        out = np.where(hx >= 0x7F800000, x + x, out)  # inf, NaN
-        out = np.where(x == -1, _F32(-np.inf), np.where(x < -1, _F32(np.nan), out))
-    return out.astype(_F32, copy=False)
+        lo = kf * _LN2_LO + c
+        out = np.where(k == 0, f - (hfsq - s * (hfsq + r)), kf * _LN2_HI - ((hfsq - (s * (hfsq + r) + lo)) - f))
+        flat = hu == 0  # |f| < 2**-20: a shorter series, or exactly k * ln(2) when f is 0
+        if flat.any():
+            r0 = hfsq * (_ONE - _F32(0.66666666666666666) * f)
+            near = np.where(k == 0, f - r0, kf * _LN2_HI - ((r0 - lo) - f))
+            exact = np.where(k == 0, _ZERO, kf * _LN2_HI + (c + kf * _LN2_LO))
+            out = np.where(flat, np.where(f == 0, exact, near), out)
+        ax = hx & 0x7FFFFFFF
+        tiny = ax < 0x31000000  # |x| < 2**-29: x, less x**2 / 2 from 2**-54 up
+        if tiny.any():
+            out = np.where(tiny, np.where(ax < 0x24800000, x, x - x * x * _HALF), out)
+        odd = (hx >= 0x7F800000) | (x <= -1) | np.isnan(x)
+        if odd.any():
+            out = np.where(hx >= 0x7F800000, x + x, out)  # inf, NaN
+            out = np.where(x == -1, _F32(-np.inf), np.where(x < -1, _F32(np.nan), out))
+    return out.astype(_F32, copy=False).reshape(shape)
 
 
 # glibc's logf (Arm's optimized-routines algorithm): 16 subintervals of [0.7, 1.4], each with 1/c
@@ -96,6 +110,7 @@ _LOGF_TABLE = np.array([[float.fromhex(a), float.fromhex(b)] for a, b in (
     ("0x1.e608cfd9a47acp-1", "0x1.aa5aa5df25984p-5"), ("0x1.ca4b31f026aap-1", "0x1.c5e53aa362eb4p-4"),
     ("0x1.b2036576afce6p-1", "0x1.526e57720db08p-3"), ("0x1.9c2d163a1aa2dp-1", "0x1.bc2860d22477p-3"),
     ("0x1.886e6037841edp-1", "0x1.1058bc8a07ee1p-2"), ("0x1.767dcf5534862p-1", "0x1.4043057b6ee09p-2"))])
+_LOGF_INVC, _LOGF_LOGC = np.ascontiguousarray(_LOGF_TABLE[:, 0]), np.ascontiguousarray(_LOGF_TABLE[:, 1])
 _LOGF_LN2 = float.fromhex("0x1.62e42fefa39efp-1")
 _LOGF_POLY = tuple(float.fromhex(c) for c in ("-0x1.00ea348b88334p-2", "0x1.5575b0be00b6ap-2", "-0x1.ffffef20a4123p-2"))
 _LOGF_OFF = 0x3F330000
@@ -121,21 +136,22 @@ def logf(x):
     ix = x.view(np.uint32).astype(np.int64)
     with np.errstate(all="ignore"):
         sub = (ix > 0) & (ix < 0x00800000)  # a subnormal is scaled by 2**23 first
-        ix = np.where(sub, (x * _F32(2.0 ** 23)).view(np.uint32).astype(np.int64) - (23 << 23), ix)
+        if sub.any():
+            ix = np.where(sub, (x * _F32(2.0 ** 23)).view(np.uint32).astype(np.int64) - (23 << 23), ix)
         tmp = ix - _LOGF_OFF
         i = (tmp >> 19) & 15  # the subinterval: z's 4 leading mantissa bits, from 0.7 on
         k = (tmp >> 23).astype(np.float64)  # (int64: an arithmetic shift, as glibc's on int32)
         z = (ix - (tmp & ~0x7FFFFF)).astype(np.uint32).view(_F32).astype(np.float64)
-        invc, logc = _LOGF_TABLE[i, 0], _LOGF_TABLE[i, 1]
+        invc, logc = _LOGF_INVC[i], _LOGF_LOGC[i]
         a0, a1, a2 = _LOGF_POLY
         r = z * invc - 1
-        y0 = logc + k * _LOGF_LN2
         r2 = r * r
-        y = (a0 * r2 + (a1 * r + a2)) * r2 + (y0 + r)
-        out = y.astype(_F32)
-        out = np.where(x == 1, _F32(0), out)
-        out = np.where(x == 0, _F32(-np.inf), out)
-        out = np.where((x < 0) | np.isnan(x), _F32(np.nan), np.where(np.isposinf(x), x, out))
+        out = ((a0 * r2 + (a1 * r + a2)) * r2 + ((logc + k * _LOGF_LN2) + r)).astype(_F32)
+        odd = ~(x > 0) | (x == 1) | np.isposinf(x)  # 0, negatives, NaN, 1 (exactly 0) and inf
+        if odd.any():
+            out = np.where(x == 1, _F32(0), out)
+            out = np.where(x == 0, _F32(-np.inf), out)
+            out = np.where((x < 0) | np.isnan(x), _F32(np.nan), np.where(np.isposinf(x), x, out))
     return out
 
 
