@@ -3,7 +3,7 @@
 ``reduction`` is an int here, as in ATen: 0 = 'none', 1 = 'mean', 2 = 'sum'. Backward formulas
 follow PyTorch's (derivatives.yaml) and are written in Tensor ops so they can be differentiated.
 """
-from .. import _fp, _glibc32, dtypes
+from .. import _glibc32, dtypes
 from ..node import Node
 from ..ops.base import _make, grad_on, np, record, result_np_dtype
 from ..ops.comparison import clamp, where
