@@ -159,6 +159,7 @@ def logf(x):
 # coefficients Q1..Q5, as float32 bit patterns.
 _INVLN2_BITS = 0x3FB8AA3B
 _EXPM1_POLY_BITS = (0xBD088889, 0x3AD00D01, 0xB8A670CD, 0x36867E54, 0xB457EDBB)
+_INVLN2, _EXPM1_POLY = _f32(_INVLN2_BITS), tuple(_f32(b) for b in _EXPM1_POLY_BITS)
 
 
 def expm1f(x):
@@ -180,12 +181,11 @@ def expm1f(x):
     bits = x.view(np.uint32)
     hx = bits & np.uint32(0x7FFFFFFF)
     neg = bits >= np.uint32(0x80000000)
-    one, half = _F32(1), _F32(0.5)
-    ln2_hi, ln2_lo = _f32(_LN2_HI_BITS), _f32(_LN2_LO_BITS)
+    one, half, ln2_hi, ln2_lo = _ONE, _HALF, _LN2_HI, _LN2_LO
     with np.errstate(all="ignore"):
         # x = k * ln(2) + (hi - lo): k = +-1 up to 1.5 ln(2), else the nearest integer to x / ln(2)
         near = hx < 0x3F851592
-        kk = (_f32(_INVLN2_BITS) * x + np.where(neg, -half, half))
+        kk = (_INVLN2 * x + np.where(neg, -half, half))
         k = np.where(near, np.where(neg, -1, 1), np.trunc(np.nan_to_num(kk, posinf=0, neginf=0))).astype(np.int32)
         t = k.astype(_F32)
         hi = np.where(near, np.where(neg, x + ln2_hi, x - ln2_hi), x - t * ln2_hi)
@@ -196,9 +196,9 @@ def expm1f(x):
         k = np.where(reduced, k, 0)
         hfx = half * r
         hxs = r * hfx
-        q = _f32(_EXPM1_POLY_BITS[-1])
-        for b in _EXPM1_POLY_BITS[-2::-1]:
-            q = _f32(b) + hxs * q
+        q = _EXPM1_POLY[-1]
+        for coefficient in _EXPM1_POLY[-2::-1]:
+            q = coefficient + hxs * q
         r1 = one + hxs * q
         t3 = _F32(3) - r1 * hfx
         e = hxs * ((r1 - t3) / (_F32(6) - r * t3))
