@@ -131,7 +131,7 @@ def gelu(input, approximate="none"):
     wide = data.astype(np.float64)
     if approximate == "tanh" and data.dtype == np.float32:
         half, one = np.float32(0.5), np.float32(1)
-        value = half * data * (one + _gelu_tanh_inner32(data)[1])
+        value = half * data * (one + _gelu_tanh32(data))
     elif approximate == "tanh":
         value = 0.5 * wide * (1 + np.tanh(_SQRT_2_OVER_PI * (wide + 0.044715 * wide ** 3)))
     else:
@@ -154,12 +154,12 @@ _GELU_BETA32, _GELU_KAPPA32 = np.float32(_SQRT_2_OVER_PI), np.float32(0.044715)
 _TANH_ROUNDED = _fp.via_float64(np.tanh)
 
 
-def _gelu_tanh_inner32(x):
-    """``inner = beta * (x + kappa * x**3)`` and ``tanh(inner)`` as ATen's float32 GELU kernels
-    compute them: the compiler fuses ``x + kappa * x**3`` into a multiply-add; tanh is SLEEF's in
-    vector steps (taken as the float64 one rounded), glibc's ``tanhf`` on the rest."""
+def _gelu_tanh32(x):
+    """``tanh(beta * (x + kappa * x**3))`` as ATen's float32 GELU kernels compute it: the compiler
+    fuses ``x + kappa * x**3`` into a multiply-add; tanh is SLEEF's in vector steps (taken as the
+    float64 one rounded), glibc's ``tanhf`` on the rest."""
     inner = _GELU_BETA32 * _fp.fma32(_GELU_KAPPA32, x * x * x, x)
-    return inner, _fp.vectorized_loop32(_TANH_ROUNDED, _glibc32.tanhf, inner)
+    return _fp.vectorized_loop32(_TANH_ROUNDED, _glibc32.tanhf, inner)
 
 
 def _gelu_tanh_backward32(dy, x):
@@ -167,7 +167,7 @@ def _gelu_tanh_backward32(dy, x):
     (1 - t * t) * beta * (1 + 3 * kappa * x**2))``, ``1 - t * t`` and ``1 + 3 * kappa * x**2``
     fused into multiply-adds."""
     half, one = np.float32(0.5), np.float32(1)
-    t = _gelu_tanh_inner32(x)[1]
+    t = _gelu_tanh32(x)
     d_inner = _GELU_BETA32 * _fp.fma32(np.float32(3) * _GELU_KAPPA32, x * x, one)
     return dy * (half * (one + t) + half * x * _fp.fma32(-t, t, one) * d_inner)
 

@@ -13,6 +13,7 @@ from ..node import Node
 from ..ops.base import _make, grad_on, np, record
 from ..ops.comparison import where
 from ..ops.pointwise import div, exp, log1p, sigmoid, sub, tanh
+from ._activation_ops import _TANH_ROUNDED, _exp_in_loop
 from ._activation_ops import EluBackward0 as _EluBackward0
 from ._activation_piecewise import _F32, _check_tensor, _floating, _in64, _maybe_inplace, _unary
 
@@ -96,7 +97,7 @@ def _elu_grad(grad, x, alpha, scale, input_scale, is_result):
         # ATen's float32 kernel: its exp is SLEEF's in vector steps, glibc's on the rest
         a, b, t = grad._data, x._data, np.float32
         with np.errstate(over="ignore"):
-            e = _fp.vectorized_loop32(_fp.vector_exp32, _fp.exp, np.minimum(b, t(0)) * t(input_scale))
+            e = _exp_in_loop(np.minimum(b, t(0)) * t(input_scale))
         neg = a * t(input_scale) * t(alpha * scale) * e
         return _make(np.where(b <= 0, neg, a * t(scale)))
     if is_result:
@@ -237,9 +238,6 @@ class MishBackward0(Node):
         return grad * (ts + x * sigmoid(x) * (1.0 - ts * ts))
 
 
-_TANH_ROUNDED = _fp.via_float64(np.tanh)
-
-
 def _tanh_softplus32(x):
     """float32 ``tanh(log1p(exp(x)))`` in ATen's two forms: SLEEF's functions in vector steps (its
     tanh taken as the float64 one rounded), glibc's ``expf``, ``log1pf`` and ``tanhf`` on the rest."""
@@ -252,7 +250,7 @@ def _mish_backward32(dy, x):
     tanh(log1p(exp(x)))`` and ``s = 1 / (1 + exp(-x))``, SLEEF's exp in vector steps and glibc's on
     the rest; the compiler fuses ``1 - t * t`` and the sum after ``x * s`` into multiply-adds."""
     one = np.float32(1)
-    s = one / (one + _fp.vectorized_loop32(_fp.vector_exp32, _fp.exp, -x))
+    s = one / (one + _exp_in_loop(-x))
     t = _tanh_softplus32(x)
     return dy * _fp.fma32(x * s, _fp.fma32(-t, t, one), t)
 
